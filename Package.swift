@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Bindery",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "BinderyRx", targets: ["BinderyRx"]),
+        .library(name: "BinderyRxTest", targets: ["BinderyRxTest"]),
+        .library(name: "Bindery", targets: ["Bindery"]),
+        .library(name: "BinderyServer", targets: ["BinderyServer"]),
+        .executable(name: "bindery", targets: ["bindery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "BinderyRx"),
+        .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
+        .target(name: "Bindery", dependencies: ["BinderyRx"]),
+        .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"]),
+        .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
+        .executableTarget(
+            name: "bindery",
+            dependencies: [
+                "BinderyServer", "Examples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest"]),
+        .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "Examples"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,56 @@
+import Synchronization
+
+/// A sequence of elements over time: `next* (error | completed)?`.
+///
+/// Every subscription goes through a sink that enforces the grammar: nothing is
+/// delivered after a terminal event or after disposal, and a terminal event
+/// disposes the subscription upstream. Delivery is serial as long as the source
+/// delivers serially; subjects and relays serialize concurrent senders.
+public final class Observable<Element>: ObservableType {
+    let subscribeHandler: (AnyObserver<Element>) -> Disposable
+
+    /// An observable that runs `subscribeHandler` for each subscription.
+    init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
+        self.subscribeHandler = subscribeHandler
+    }
+
+    /// Subscribes `observer` to the sequence's events.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let sink = Sink(observer)
+        sink.subscription.setDisposable(subscribeHandler(AnyObserver(eventHandler: sink.on)))
+        return sink
+    }
+
+    /// This observable.
+    public func asObservable() -> Observable<Element> { self }
+}
+
+/// Forwards events to one observer and enforces the event grammar.
+final class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
+    private static var running: Int { 0 }
+    private static var stopped: Int { 1 }
+    private static var disposed: Int { 2 }
+
+    private let observer: Observer
+    private let state = Atomic<Int>(0)
+    let subscription = SingleAssignmentDisposable()
+
+    init(_ observer: Observer) { self.observer = observer }
+
+    func on(_ event: Event<Observer.Element>) {
+        switch event {
+        case .next:
+            if state.load(ordering: .acquiring) == Self.running { observer.on(event) }
+        case .error, .completed:
+            if state.compareExchange(expected: Self.running, desired: Self.stopped, ordering: .acquiringAndReleasing).exchanged {
+                observer.on(event)
+                subscription.dispose()
+            }
+        }
+    }
+
+    func dispose() {
+        state.store(Self.disposed, ordering: .releasing)
+        subscription.dispose()
+    }
+}

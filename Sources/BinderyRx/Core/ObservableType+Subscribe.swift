@@ -1,0 +1,40 @@
+extension ObservableType {
+    /// Subscribes a closure to every event.
+    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+        subscribe(AnyObserver(eventHandler: on))
+    }
+
+    /// Subscribes closures to elements, errors, completion and disposal.
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let subscription = subscribe(AnyObserver<Element> { event in
+            switch event {
+            case .next(let value): onNext?(value)
+            case .error(let error): onError?(error)
+            case .completed: onCompleted?()
+            }
+        })
+        guard let onDisposed else { return subscription }
+        return Disposables.create(subscription, Disposables.create(with: onDisposed))
+    }
+
+    /// Subscribes closures, passing `object` to each so the caller needs no capture list.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onNext: { [weak object] value in object.map { onNext?($0, value) } },
+            onError: { [weak object] error in object.map { onError?($0, error) } },
+            onCompleted: { [weak object] in object.map { onCompleted?($0) } },
+            onDisposed: { [weak object] in object.map { onDisposed?($0) } }
+        )
+    }
+}

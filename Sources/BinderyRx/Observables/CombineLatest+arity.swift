@@ -1,0 +1,77 @@
+// Arity 2 to 8 of `combineLatest`, generated in the spirit of RxSwift's CombineLatest+arity.swift.
+
+extension ObservableType {
+    /// Combines the latest elements of 2 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element) }
+    }
+
+    /// Combines the latest elements of 3 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }, source3.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element, v[2] as! O3.Element) }
+    }
+
+    /// Combines the latest elements of 4 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }, source3.asObservable().map { $0 as Any }, source4.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element, v[2] as! O3.Element, v[3] as! O4.Element) }
+    }
+
+    /// Combines the latest elements of 5 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }, source3.asObservable().map { $0 as Any }, source4.asObservable().map { $0 as Any }, source5.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element, v[2] as! O3.Element, v[3] as! O4.Element, v[4] as! O5.Element) }
+    }
+
+    /// Combines the latest elements of 6 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }, source3.asObservable().map { $0 as Any }, source4.asObservable().map { $0 as Any }, source5.asObservable().map { $0 as Any }, source6.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element, v[2] as! O3.Element, v[3] as! O4.Element, v[4] as! O5.Element, v[5] as! O6.Element) }
+    }
+
+    /// Combines the latest elements of 7 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }, source3.asObservable().map { $0 as Any }, source4.asObservable().map { $0 as Any }, source5.asObservable().map { $0 as Any }, source6.asObservable().map { $0 as Any }, source7.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element, v[2] as! O3.Element, v[3] as! O4.Element, v[4] as! O5.Element, v[5] as! O6.Element, v[6] as! O7.Element) }
+    }
+
+    /// Combines the latest elements of 8 sources with `resultSelector`.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8, resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) throws -> Element) -> Observable<Element> {
+        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }, source3.asObservable().map { $0 as Any }, source4.asObservable().map { $0 as Any }, source5.asObservable().map { $0 as Any }, source6.asObservable().map { $0 as Any }, source7.asObservable().map { $0 as Any }, source8.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element, v[2] as! O3.Element, v[3] as! O4.Element, v[4] as! O5.Element, v[5] as! O6.Element, v[6] as! O7.Element, v[7] as! O8.Element) }
+    }
+
+}
+
+extension ObservableType {
+    /// Combines the latest elements of 2 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2) -> Observable<(O1.Element, O2.Element)> where Element == (O1.Element, O2.Element) {
+        combineLatest(source1, source2) { ($0, $1) }
+    }
+
+    /// Combines the latest elements of 3 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3) -> Observable<(O1.Element, O2.Element, O3.Element)> where Element == (O1.Element, O2.Element, O3.Element) {
+        combineLatest(source1, source2, source3) { ($0, $1, $2) }
+    }
+
+    /// Combines the latest elements of 4 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element) {
+        combineLatest(source1, source2, source3, source4) { ($0, $1, $2, $3) }
+    }
+
+    /// Combines the latest elements of 5 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) {
+        combineLatest(source1, source2, source3, source4, source5) { ($0, $1, $2, $3, $4) }
+    }
+
+    /// Combines the latest elements of 6 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) {
+        combineLatest(source1, source2, source3, source4, source5, source6) { ($0, $1, $2, $3, $4, $5) }
+    }
+
+    /// Combines the latest elements of 7 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element) {
+        combineLatest(source1, source2, source3, source4, source5, source6, source7) { ($0, $1, $2, $3, $4, $5, $6) }
+    }
+
+    /// Combines the latest elements of 8 sources into a tuple.
+    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType, O5: ObservableType, O6: ObservableType, O7: ObservableType, O8: ObservableType>(_ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5, _ source6: O6, _ source7: O7, _ source8: O8) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element, O8.Element) {
+        combineLatest(source1, source2, source3, source4, source5, source6, source7, source8) { ($0, $1, $2, $3, $4, $5, $6, $7) }
+    }
+
+}

@@ -1,0 +1,21 @@
+extension ObservableType {
+    /// A sequence of one element, then completion.
+    public static func just(_ element: Element) -> Observable<Element> {
+        Observable { observer in
+            observer.on(.next(element))
+            observer.on(.completed)
+            return Disposables.create()
+        }
+    }
+
+    /// A sequence of one element, then completion, delivered on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        Observable { observer in
+            scheduler.schedule(()) { _ in
+                observer.on(.next(element))
+                observer.on(.completed)
+                return Disposables.create()
+            }
+        }
+    }
+}

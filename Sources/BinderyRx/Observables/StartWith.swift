@@ -1,0 +1,9 @@
+extension ObservableType {
+    /// Emits `elements` first, then the source's events.
+    public func startWith(_ elements: Element...) -> Observable<Element> {
+        Observable { observer in
+            for element in elements { observer.on(.next(element)) }
+            return self.subscribe(observer)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+
+/// Runs work on a concurrent dispatch queue: for services and background work.
+public final class ConcurrentDispatchQueueScheduler: SchedulerType {
+    let scheduling: DispatchQueueScheduling
+
+    /// A scheduler on `queue`.
+    public init(queue: DispatchQueue) { scheduling = DispatchQueueScheduling(queue: queue) }
+
+    /// A scheduler on the global queue of quality of service `qos`.
+    public convenience init(qos: DispatchQoS) {
+        self.init(queue: DispatchQueue.global(qos: qos.qosClass))
+    }
+
+    /// The wall clock.
+    public var now: RxTime { Date() }
+
+    /// Schedules `action` on the queue.
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduling.schedule(state, action: action)
+    }
+
+    /// Schedules `action` on the queue after `dueTime`.
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduling.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    /// Schedules `action` every `period` on the queue.
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        scheduling.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}

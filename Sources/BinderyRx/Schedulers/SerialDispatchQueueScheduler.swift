@@ -1,0 +1,43 @@
+import Dispatch
+import Foundation
+
+/// Runs work serially on a dispatch queue, always asynchronously.
+public class SerialDispatchQueueScheduler: SchedulerType {
+    let scheduling: DispatchQueueScheduling
+
+    /// A scheduler on `queue` (the queue must be serial).
+    public init(serialQueue queue: DispatchQueue) { scheduling = DispatchQueueScheduling(queue: queue) }
+
+    /// A scheduler on a new serial queue targeting `queue`.
+    public convenience init(queue: DispatchQueue, internalSerialQueueName: String) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, target: queue))
+    }
+
+    /// A scheduler on a new serial queue with this name.
+    public convenience init(internalSerialQueueName: String) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName))
+    }
+
+    /// A scheduler on a new serial queue of quality of service `qos`.
+    public convenience init(qos: DispatchQoS, internalSerialQueueName: String = "rx.global_dispatch_queue.serial") {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, qos: qos))
+    }
+
+    /// The wall clock.
+    public var now: RxTime { Date() }
+
+    /// Schedules `action` on the queue.
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduling.schedule(state, action: action)
+    }
+
+    /// Schedules `action` on the queue after `dueTime`.
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduling.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    /// Schedules `action` every `period` on the queue.
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        scheduling.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}

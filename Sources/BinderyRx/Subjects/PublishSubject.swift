@@ -1,0 +1,42 @@
+/// A subject that delivers to its current subscribers only; a late subscriber
+/// gets just the terminal event, if there was one.
+///
+/// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
+public final class PublishSubject<Element>: SubjectType, ObserverType, Cancelable {
+    let core = SubjectCore<Element>()
+
+    /// A new subject.
+    public init() {}
+
+    /// Whether anyone is subscribed.
+    public var hasObservers: Bool { core.hasObservers }
+
+    /// Whether the subject was disposed.
+    public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
+
+    /// Sends `event` to every subscriber.
+    public func on(_ event: Event<Element>) {
+        core.lock.withLock { core.deliver(event) }
+    }
+
+    /// Subscribes `observer`.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        core.lock.withLock {
+            if core.isDisposed {
+                observer.on(.error(RxError.disposed(object: self)))
+                return Disposables.create()
+            }
+            if let stop = core.stopEvent {
+                observer.on(stop)
+                return Disposables.create()
+            }
+            return core.add(AnyObserver(observer))
+        }
+    }
+
+    /// The observer side.
+    public func asObserver() -> PublishSubject<Element> { self }
+
+    /// Releases every subscriber; later use errors with `RxError.disposed`.
+    public func dispose() { core.dispose() }
+}

@@ -1,0 +1,111 @@
+// The operators of `Driver` and `Signal`: each applies the Observable operator
+// and keeps the strategy, as RxCocoa does.
+
+extension SharedSequence {
+    /// A sequence of one element, delivered on the strategy's scheduler.
+    public static func just(_ element: Element) -> SharedSequence {
+        SharedSequence(raw: Observable.just(element).subscribe(on: SharingStrategy.scheduler))
+    }
+
+    /// A sequence that completes at once.
+    public static func empty() -> SharedSequence {
+        SharedSequence(raw: Observable.empty().subscribe(on: SharingStrategy.scheduler))
+    }
+
+    /// A sequence that never delivers anything.
+    public static func never() -> SharedSequence { SharedSequence(raw: Observable.never()) }
+
+    /// A sequence of the array's elements.
+    public static func from(_ array: [Element]) -> SharedSequence {
+        SharedSequence(raw: Observable.from(array).subscribe(on: SharingStrategy.scheduler))
+    }
+
+    /// A sequence made anew for each subscription.
+    public static func deferred(_ factory: @escaping () -> SharedSequence) -> SharedSequence {
+        SharedSequence(Observable.deferred { factory().asObservable() })
+    }
+
+    /// Merges the sources.
+    public static func merge(_ sources: [SharedSequence]) -> SharedSequence {
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
+    }
+
+    /// Merges the sources.
+    public static func merge(_ sources: SharedSequence...) -> SharedSequence { merge(sources) }
+}
+
+extension SharedSequenceConvertibleType {
+    typealias Shared = SharedSequence<SharingStrategy, Element>
+
+    /// Transforms each element.
+    public func map<Result>(_ transform: @escaping (Element) -> Result) -> SharedSequence<SharingStrategy, Result> {
+        SharedSequence(asObservable().map(transform))
+    }
+
+    /// Keeps the elements that satisfy `predicate`.
+    public func filter(_ predicate: @escaping (Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().filter(predicate))
+    }
+
+    /// Transforms each element and drops the nils.
+    public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> SharedSequence<SharingStrategy, Result> {
+        SharedSequence(asObservable().compactMap(transform))
+    }
+
+    /// Emits each intermediate result of folding the elements into `seed`.
+    public func scan<A>(_ seed: A, accumulator: @escaping (A, Element) -> A) -> SharedSequence<SharingStrategy, A> {
+        SharedSequence(asObservable().scan(seed, accumulator: accumulator))
+    }
+
+    /// Emits `elements` first.
+    public func startWith(_ elements: Element...) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(raw: Observable { observer in
+            for element in elements { observer.on(.next(element)) }
+            return self.asObservable().subscribe(observer)
+        })
+    }
+
+    /// Drops elements whose key equals the previous key.
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged(keySelector))
+    }
+
+    /// Drops elements the comparer finds equal to the previous one.
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged(comparer))
+    }
+
+    /// Mirrors the latest inner sequence.
+    public func flatMapLatest<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
+        SharedSequence(asObservable().flatMapLatest { selector($0).asObservable() })
+    }
+
+    /// On each element, emits `resultSelector(element, latest of second)`.
+    public func withLatestFrom<Second: SharedSequenceConvertibleType, Result>(_ second: Second, resultSelector: @escaping (Element, Second.Element) -> Result) -> SharedSequence<SharingStrategy, Result> {
+        SharedSequence(asObservable().withLatestFrom(second.asObservable(), resultSelector: resultSelector))
+    }
+
+    /// On each element, emits the latest element of `second`.
+    public func withLatestFrom<Second: SharedSequenceConvertibleType>(_ second: Second) -> SharedSequence<SharingStrategy, Second.Element> {
+        SharedSequence(asObservable().withLatestFrom(second.asObservable()))
+    }
+
+    /// Runs side effects for elements, completion, subscription and disposal.
+    public func `do`(onNext: ((Element) -> Void)? = nil, afterNext: ((Element) -> Void)? = nil, onCompleted: (() -> Void)? = nil, afterCompleted: (() -> Void)? = nil, onSubscribe: (() -> Void)? = nil, onSubscribed: (() -> Void)? = nil, onDispose: (() -> Void)? = nil) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().do(onNext: onNext, afterNext: afterNext, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+}
+
+extension SharedSequenceConvertibleType where Element: Equatable {
+    /// Drops elements equal to the one before.
+    public func distinctUntilChanged() -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged())
+    }
+}
+
+extension SharedSequence {
+    /// Combines the latest elements of every source into an array.
+    public static func combineLatest<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
+        SharedSequence<SharingStrategy, [Element]>(Observable.combineLatest(collection.map { $0.asObservable() }))
+    }
+}

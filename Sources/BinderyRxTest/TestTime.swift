@@ -1,0 +1,2 @@
+/// Virtual time in ticks, as in RxTest.
+public typealias TestTime = Int

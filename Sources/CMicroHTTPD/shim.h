@@ -1,0 +1,59 @@
+// Thin shim over libmicrohttpd for Swift: the variadic MHD_start_daemon and
+// the macros Swift cannot import. Nothing else belongs here.
+#ifndef BINDERY_CMICROHTTPD_SHIM_H
+#define BINDERY_CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+/// The settings Bindery starts a daemon with; every limit is explicit.
+typedef struct bindery_mhd_settings {
+    uint16_t port;                    /* 0 picks a free port */
+    unsigned int thread_pool_size;
+    unsigned int connection_limit;
+    size_t connection_memory_limit;   /* per-connection memory pool, bytes */
+    unsigned int connection_timeout;  /* seconds of inactivity */
+    unsigned int per_ip_connection_limit; /* 0 = unlimited */
+    int loopback_only;                /* bind 127.0.0.1 instead of every address */
+} bindery_mhd_settings;
+
+/// Starts an epoll daemon with an internal thread pool and suspend/resume.
+static inline struct MHD_Daemon *bindery_mhd_start(
+    const bindery_mhd_settings *s,
+    MHD_AccessHandlerCallback handler, void *handler_cls,
+    MHD_RequestCompletedCallback completed, void *completed_cls)
+{
+    struct sockaddr_in addr = {0};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(s->port);
+    addr.sin_addr.s_addr = htonl(s->loopback_only ? INADDR_LOOPBACK : INADDR_ANY);
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
+        | MHD_USE_ERROR_LOG;
+    return MHD_start_daemon(
+        flags, s->port, NULL, NULL, handler, handler_cls,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size,
+        MHD_OPTION_CONNECTION_LIMIT, s->connection_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->connection_memory_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, s->connection_timeout,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_ip_connection_limit,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+        MHD_OPTION_END);
+}
+
+/// The port a daemon listens on (useful after starting on port 0).
+static inline uint16_t bindery_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+static inline ssize_t bindery_mhd_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t bindery_mhd_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+static inline uint64_t bindery_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+
+#endif
