@@ -34,7 +34,7 @@ let package = Package(
         ),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest"]),
-        .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "Examples"]),
+        .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "Examples"]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest"]),
     ],
     swiftLanguageModes: [.v5]

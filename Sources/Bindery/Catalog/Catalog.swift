@@ -1,0 +1,64 @@
+import Foundation
+
+/// Every registered ViewModel with its inputs and outputs: what `GET /api` returns.
+public struct Catalog: Codable, Sendable {
+    /// One ViewModel.
+    public struct Entry: Codable, Sendable {
+        /// The registered name.
+        public let name: String
+        /// Whether all clients share one session.
+        public let shared: Bool
+        /// The inputs, in declaration order.
+        public let inputs: [Input]
+        /// The outputs, in declaration order.
+        public let outputs: [Output]
+        /// Why the ports could not be listed, if they could not.
+        public let problem: String?
+    }
+
+    /// One input.
+    public struct Input: Codable, Sendable {
+        /// The input's name.
+        public let name: String
+        /// The JSON schema of its payload.
+        public let schema: JSONValue
+    }
+
+    /// One output.
+    public struct Output: Codable, Sendable {
+        /// The output's name.
+        public let name: String
+        /// `driver` (state) or `signal` (event).
+        public let kind: OutputKind
+        /// The JSON schema of its values.
+        public let schema: JSONValue
+    }
+
+    /// The ViewModels, in registration order.
+    public let viewModels: [Entry]
+
+    /// The catalog as JSON.
+    public var json: Data { (try? JSONEncoder.bindery.encode(self)) ?? Data("{}".utf8) }
+}
+
+extension Catalog.Entry {
+    /// Lists the ports by making one instance with empty parameters, off any session.
+    init(probing definition: ViewModelDefinition) {
+        name = definition.name
+        shared = definition.isShared
+        let scheduler = SerialScheduler(label: "bindery.catalog")
+        do {
+            let bound = try scheduler.sync {
+                try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())))
+            }
+            inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
+            outputs = bound.outputs.map { Catalog.Output(name: $0.name, kind: $0.port.outputKind, schema: JSONSchema.of($0.port.elementType)) }
+            problem = nil
+            scheduler.sync { bound.disposables.forEach { $0.dispose() } }
+        } catch {
+            inputs = []
+            outputs = []
+            problem = "\(error)"
+        }
+    }
+}

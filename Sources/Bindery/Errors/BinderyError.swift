@@ -1,0 +1,43 @@
+/// An error the runtime reports to a client: a stable code and a human message.
+///
+/// The code says which kind of failure it is; the server maps it to a status.
+public struct BinderyError: Error, Equatable, CustomStringConvertible {
+    /// A stable, machine-readable kind of failure.
+    public struct Code: RawRepresentable, Hashable, Sendable {
+        /// The code as it appears in JSON (`"error": "<code>"`).
+        public let rawValue: String
+        /// A code from its JSON spelling.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// No such ViewModel.
+        public static let unknownViewModel = Code(rawValue: "unknown_view_model")
+        /// No such session (never existed, expired or disposed).
+        public static let unknownSession = Code(rawValue: "unknown_session")
+        /// No such input.
+        public static let unknownInput = Code(rawValue: "unknown_input")
+        /// No such output.
+        public static let unknownOutput = Code(rawValue: "unknown_output")
+        /// The body is not valid JSON.
+        public static let malformedJSON = Code(rawValue: "malformed_json")
+        /// The JSON does not have the expected shape.
+        public static let invalidPayload = Code(rawValue: "invalid_payload")
+        /// A configured limit was reached.
+        public static let limitReached = Code(rawValue: "limit_reached")
+        /// The ViewModel failed while being created.
+        public static let viewModelFailed = Code(rawValue: "view_model_failed")
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What happened, for a person.
+    public let message: String
+
+    /// An error of kind `code` saying `message`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A session's numbered history of output values: every driver's latest value
+/// (the snapshot) and a bounded window of recent events for `Last-Event-ID` resume.
+///
+/// Threading: confined to the session's scheduler.
+struct EventLog {
+    /// The id of the newest event, 0 before any.
+    private(set) var lastID: UInt64 = 0
+    private var latest: [String: EncodedEvent] = [:]
+    private var recent: RingBuffer<EncodedEvent>
+
+    /// A log keeping the last `retained` events for resume.
+    init(retained: Int) { recent = RingBuffer(capacity: max(1, retained)) }
+
+    /// Numbers and records a new value of output `name`.
+    mutating func append(name: String, kind: OutputKind, json: Data) -> EncodedEvent {
+        lastID += 1
+        let event = EncodedEvent(id: lastID, name: name, kind: kind, json: json)
+        if kind == .driver { latest[name] = event }
+        recent.append(event)
+        return event
+    }
+
+    /// Every driver's current value, oldest first.
+    var snapshot: [EncodedEvent] { latest.values.sorted { $0.id < $1.id } }
+
+    /// The current value of driver `name`.
+    func latest(_ name: String) -> EncodedEvent? { latest[name] }
+
+    /// What a client that has seen everything up to `id` needs.
+    enum Replay: Equatable {
+        /// Just these events: each driver's value if it changed, every signal, in order.
+        case events([EncodedEvent])
+        /// The id is unknown or too old: start over from the snapshot.
+        case reset([EncodedEvent])
+    }
+
+    /// What comes after `id`, or a reset if the log no longer holds it.
+    func replay(after id: UInt64) -> Replay {
+        if id == lastID { return .events([]) }
+        let oldestRetained = recent.first?.id ?? lastID + 1
+        guard id < lastID, id + 1 >= oldestRetained else { return .reset(snapshot) }
+        return .events(recent.filter { event in
+            event.id > id && (event.kind == .signal || latest[event.name] === event)
+        })
+    }
+}
+
+extension EncodedEvent: Equatable {
+    /// Events are equal when they are the same event.
+    public static func == (lhs: EncodedEvent, rhs: EncodedEvent) -> Bool { lhs === rhs }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// One named input of a session's ViewModel: it decodes a JSON payload and sends
+/// the value into the ViewModel. Call `send` on the session's scheduler.
+struct InputPort {
+    /// The input's name: the Swift property name.
+    let name: String
+    /// The Swift type of the payload.
+    let elementType: Any.Type
+    /// Decodes `data` and delivers it; throws `BinderyError` for bad payloads.
+    let send: (Data) throws -> Void
+
+    /// A port named `name` that sends decoded values to `deliver`.
+    init<Element>(name: String, _ type: Element.Type, deliver: @escaping (Element) -> Void) throws {
+        guard let decode = Payload.decoder(for: Element.self) else {
+            throw BinderyError(.viewModelFailed, "input '\(name)' has element type \(Element.self), which is neither Void nor Decodable")
+        }
+        self.name = name
+        elementType = Element.self
+        send = { data in deliver(try decode(data)) }
+    }
+}
+
+/// A property type that can stand for an input: the runtime makes a subject for it.
+protocol InputPortConvertible {
+    /// A fresh value of this type fed by a new input port named `name`.
+    static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort)
+}
+
+extension Observable: InputPortConvertible {
+    static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort) {
+        let subject = PublishSubject<Element>()
+        return (subject.asObservable(), try InputPort(name: name, Element.self, deliver: subject.onNext))
+    }
+}
+
+extension SharedSequence: InputPortConvertible {
+    static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort) {
+        let subject = PublishSubject<Element>()
+        let port = try InputPort(name: name, Element.self, deliver: subject.onNext)
+        if SharingStrategy.self == DriverSharingStrategy.self {
+            return (subject.asDriver(onErrorDriveWith: .empty()), port)
+        }
+        return (subject.asSignal(onErrorSignalWith: .empty()), port)
+    }
+}
+
+// `Decodable` only so that a ViewModel's `Input` struct synthesizes `init(from:)`;
+// `InputPortDecoder` never calls these, and any other decoder is refused.
+extension Observable: Decodable {
+    /// Not for use: Bindery builds inputs through its own decoder.
+    public convenience init(from decoder: Decoder) throws {
+        throw DecodingError.typeMismatch(Observable.self, .init(codingPath: decoder.codingPath, debugDescription: "An Observable input is built by Bindery, not decoded from data"))
+    }
+}
+
+extension SharedSequence: Decodable {
+    /// Not for use: Bindery builds inputs through its own decoder.
+    public init(from decoder: Decoder) throws {
+        throw DecodingError.typeMismatch(SharedSequence.self, .init(codingPath: decoder.codingPath, debugDescription: "A Driver or Signal input is built by Bindery, not decoded from data"))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// The Bindery runtime: the registry of ViewModels, their live sessions and the catalog.
+///
+/// Thread safety: every method may be called from any thread.
+public final class Application: @unchecked Sendable {
+    /// The limits in force.
+    public let configuration: RuntimeConfiguration
+    private let lock = NSLock()
+    private var definitions: [String: ViewModelDefinition] = [:]
+    private var order: [String] = []
+    private var sessions: [String: Session] = [:]
+    private var sharedSessions: [String: Session] = [:]
+    private var cachedCatalog: Catalog?
+    private var reaper: DispatchSourceTimer?
+
+    /// A runtime with `configuration`.
+    public init(configuration: RuntimeConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Registers a ViewModel under `name`, made per session by `make`.
+    ///
+    /// - Parameters:
+    ///   - name: The name in URLs (`/api/<name>`): letters, digits, `-` and `_`.
+    ///   - shared: One session for every client instead of one per `POST`.
+    ///   - make: Creates the ViewModel; it runs on the new session's scheduler.
+    public func register<ViewModel>(_ name: String, shared: Bool = false, make: @escaping (ViewModelContext) throws -> ViewModel) {
+        precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && name.allSatisfy(\.isASCII),
+                     "ViewModel name '\(name)' must be ASCII letters, digits, - or _")
+        lock.withLock {
+            precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
+            definitions[name] = ViewModelDefinition(name: name, isShared: shared, make: { try make($0) })
+            order.append(name)
+            cachedCatalog = nil
+        }
+    }
+
+    /// Whether `name` is a registered ViewModel.
+    public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }
+
+    /// Creates a session of `viewModel` (or returns the shared one) with creation `parameters`.
+    public func createSession(_ viewModel: String, parameters: Data = Data()) throws -> Session {
+        let definition = try self.definition(viewModel)
+        if definition.isShared, let existing = lock.withLock({ sharedSessions[viewModel] }) { return existing }
+        let id = SessionID.make()
+        try lock.withLock {
+            if sessions.count >= configuration.maxSessions {
+                throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
+            }
+        }
+        let session = Session(id: id, viewModelName: viewModel, limits: configuration)
+        try session.start { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
+        return lock.withLock {
+            if definition.isShared {
+                if let raced = sharedSessions[viewModel] {
+                    session.dispose()
+                    return raced
+                }
+                sharedSessions[viewModel] = session
+            }
+            sessions[id] = session
+            return session
+        }
+    }
+
+    /// The live session `id` of `viewModel`.
+    public func session(_ viewModel: String, id: String) throws -> Session {
+        _ = try definition(viewModel)
+        guard let session = lock.withLock({ sessions[id] }), session.viewModelName == viewModel else {
+            throw BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)")
+        }
+        return session
+    }
+
+    /// Disposes session `id` of `viewModel`; its streams end.
+    public func disposeSession(_ viewModel: String, id: String) throws {
+        let session = try self.session(viewModel, id: id)
+        remove(session)
+    }
+
+    private func remove(_ session: Session) {
+        lock.withLock {
+            sessions[session.id] = nil
+            if sharedSessions[session.viewModelName] === session { sharedSessions[session.viewModelName] = nil }
+        }
+        session.dispose()
+    }
+
+    /// The number of live sessions.
+    public var sessionCount: Int { lock.withLock { sessions.count } }
+
+    /// Disposes sessions idle longer than the configured timeout; returns how many.
+    @discardableResult
+    public func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
+        let idle = lock.withLock { sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, now: now) } }
+        idle.forEach(remove)
+        return idle.count
+    }
+
+    /// Checks for idle sessions every `interval` until `stop()`.
+    public func startIdleReaper(every interval: Duration = .seconds(30)) {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let nanos = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(nanos), repeating: .nanoseconds(nanos))
+        timer.setEventHandler { [weak self] in self?.disposeIdleSessions() }
+        timer.resume()
+        lock.withLock { reaper = timer }
+    }
+
+    /// Disposes every session and stops the reaper.
+    public func stop() {
+        let all = lock.withLock { () -> [Session] in
+            reaper?.cancel()
+            reaper = nil
+            defer { sessions = [:]; sharedSessions = [:] }
+            return Array(sessions.values)
+        }
+        all.forEach { $0.dispose() }
+    }
+
+    /// Every registered ViewModel with its inputs and outputs.
+    public func catalog() -> Catalog {
+        if let cached = lock.withLock({ cachedCatalog }) { return cached }
+        let definitions = lock.withLock { order.compactMap { self.definitions[$0] } }
+        let catalog = Catalog(viewModels: definitions.map(Catalog.Entry.init(probing:)))
+        lock.withLock { cachedCatalog = catalog }
+        return catalog
+    }
+
+    private func definition(_ name: String) throws -> ViewModelDefinition {
+        guard let definition = lock.withLock({ definitions[name] }) else {
+            throw BinderyError(.unknownViewModel, "no ViewModel named '\(name)'")
+        }
+        return definition
+    }
+}

@@ -1,0 +1,20 @@
+/// The runtime's limits and timings; every one is explicit and configurable.
+public struct RuntimeConfiguration: Sendable {
+    /// Most sessions alive at once; creating more answers `limit_reached`.
+    public var maxSessions = 10_000
+    /// Most streams one session feeds at once.
+    public var maxStreamsPerSession = 1_000
+    /// Events each session keeps for `Last-Event-ID` resume.
+    public var retainedEvents = 1_024
+    /// Unwritten bytes a stream may hold before it is closed as too slow.
+    public var streamBufferBytes = 256 * 1024
+    /// The `retry:` a stream tells clients to wait before reconnecting.
+    public var retryMilliseconds = 1_000
+    /// A session with no stream and no request for this long is disposed.
+    public var sessionIdleTimeout: Duration = .seconds(600)
+    /// Where diagnostics go.
+    public var log: @Sendable (String) -> Void = { _ in }
+
+    /// The defaults.
+    public init() {}
+}

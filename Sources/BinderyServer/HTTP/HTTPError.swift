@@ -1,0 +1,58 @@
+import Bindery
+import Foundation
+
+/// An error answered as JSON `{"error": "<code>", "message": "<text>"}` with its status.
+struct HTTPError: Error {
+    /// The HTTP status code.
+    let status: Int
+    /// A stable machine-readable code.
+    let code: String
+    /// What went wrong, for a person.
+    let message: String
+    /// Extra headers (`Allow` for 405).
+    var headers: [(String, String)] = []
+
+    /// 404 for a path the API does not have.
+    static func notFound(_ message: String) -> HTTPError { HTTPError(status: 404, code: "not_found", message: message) }
+
+    /// 405 listing the methods `allowed`.
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> HTTPError {
+        HTTPError(status: 405, code: "method_not_allowed",
+                  message: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))",
+                  headers: [("Allow", allowed.joined(separator: ", "))])
+    }
+
+    /// The status and code of a runtime error.
+    init(_ error: BinderyError) {
+        switch error.code {
+        case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput: status = 404
+        case .malformedJSON, .invalidPayload: status = 400
+        case .limitReached: status = 503
+        default: status = 500
+        }
+        code = error.code.rawValue
+        message = error.message
+    }
+
+    init(status: Int, code: String, message: String, headers: [(String, String)] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    /// The error as a JSON response.
+    var response: Response {
+        let body = (try? JSONEncoder.binderyServer.encode(["error": code, "message": message])) ?? Data()
+        return .json(body, status: status, headers: headers)
+    }
+}
+
+extension JSONEncoder {
+    /// Compact, sorted, one line.
+    static var binderyServer: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

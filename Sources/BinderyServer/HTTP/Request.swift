@@ -1,0 +1,25 @@
+import Foundation
+
+/// One HTTP request as the router sees it: method, path, headers and the whole body.
+struct Request {
+    /// The method, upper case (`GET`, `POST`, …).
+    let method: String
+    /// The path without the query string, percent-decoded by libmicrohttpd.
+    let path: String
+    /// Header values by lower-cased name.
+    let headers: [String: String]
+    /// The body (empty if none).
+    let body: Data
+
+    /// The value of header `name` (any case).
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The path's segments, without empty ones.
+    var segments: [Substring] { path.split(separator: "/", omittingEmptySubsequences: true) }
+
+    /// Whether the client asks for an event stream rather than JSON.
+    var wantsEventStream: Bool {
+        guard let accept = header("Accept") else { return false }
+        return accept.lowercased().contains("text/event-stream")
+    }
+}

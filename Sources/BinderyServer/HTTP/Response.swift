@@ -1,0 +1,39 @@
+import Bindery
+import Foundation
+
+/// What the router answers: a status, headers, and either bytes or an event stream.
+struct Response {
+    /// The body.
+    enum Body {
+        /// Bytes sent at once.
+        case data(Data)
+        /// Server-sent events written as the stream has them, until it ends.
+        case stream(EventStream, onClose: () -> Void)
+    }
+
+    /// The HTTP status code.
+    var status: Int
+    /// Headers in order.
+    var headers: [(String, String)]
+    /// The body.
+    var body: Body
+
+    /// A JSON body with `status`.
+    static func json(_ data: Data, status: Int = 200, headers: [(String, String)] = []) -> Response {
+        Response(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")] + headers, body: .data(data))
+    }
+
+    /// An empty body with `status`.
+    static func empty(status: Int, headers: [(String, String)] = []) -> Response {
+        Response(status: status, headers: headers, body: .data(Data()))
+    }
+
+    /// An event stream fed by `stream`; `onClose` runs once the connection is gone.
+    static func eventStream(_ stream: EventStream, onClose: @escaping () -> Void) -> Response {
+        Response(status: 200, headers: [
+            ("Content-Type", "text/event-stream; charset=utf-8"),
+            ("Cache-Control", "no-cache"),
+            ("X-Accel-Buffering", "no"),
+        ], body: .stream(stream, onClose: onClose))
+    }
+}

@@ -1,0 +1,129 @@
+import Bindery
+import Foundation
+
+/// Protocol v1: maps each route to the runtime (DESIGN §5).
+///
+/// `/api` catalog · `/api/openapi.json` · `/api/<vm>` create ·
+/// `/api/<vm>/<sid>` snapshot, stream, dispose · `/api/<vm>/<sid>/events` ·
+/// `/api/<vm>/<sid>/outputs/<name>` · `/api/<vm>/<sid>/inputs/<name>`.
+struct APIRouter {
+    let application: Application
+    let streams: StreamAdmission
+    let configuration: ServerConfiguration
+
+    func respond(to request: Request, segments: ArraySlice<Substring>) throws -> Response {
+        switch segments.count {
+        case 0:
+            try allow(request, ["GET"])
+            return .json(application.catalog().json)
+        case 1 where segments.first == "openapi.json":
+            try allow(request, ["GET"])
+            return .json(OpenAPI.document(for: application.catalog()))
+        case 1:
+            let viewModel = String(segments[segments.startIndex])
+            guard application.isRegistered(viewModel) else {
+                throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(viewModel)'"))
+            }
+            try allow(request, ["POST"])
+            try checkWrite(request)
+            let session = try application.createSession(viewModel, parameters: request.body)
+            let location = "/api/\(session.viewModelName)/\(session.id)"
+            return .json(try session.snapshot().json, status: 201, headers: [("Location", location)])
+        case 2:
+            let (viewModel, id) = (String(segments[segments.startIndex]), String(segments[segments.startIndex + 1]))
+            try allow(request, ["GET", "DELETE"])
+            if request.method == "DELETE" {
+                try checkWrite(request)
+                try application.disposeSession(viewModel, id: id)
+                return .empty(status: 204)
+            }
+            let session = try application.session(viewModel, id: id)
+            return request.wantsEventStream ? try stream(session, request) : .json(try session.snapshot().json)
+        case 3 where segments.last == "events":
+            try allow(request, ["GET"])
+            let session = try application.session(String(segments[segments.startIndex]), id: String(segments[segments.startIndex + 1]))
+            return try stream(session, request)
+        case 4 where segments[segments.startIndex + 2] == "outputs":
+            try allow(request, ["GET"])
+            let session = try application.session(String(segments[segments.startIndex]), id: String(segments[segments.startIndex + 1]))
+            let name = String(segments[segments.startIndex + 3])
+            guard let value = try session.value(ofOutput: name) else {
+                throw HTTPError(status: 404, code: "no_value", message: "output '\(name)' has no value yet")
+            }
+            return .json(value)
+        case 4 where segments[segments.startIndex + 2] == "inputs":
+            try allow(request, ["POST"])
+            let session = try application.session(String(segments[segments.startIndex]), id: String(segments[segments.startIndex + 1]))
+            try checkWrite(request)
+            try checkJSONBody(request)
+            let snapshot = try session.send(input: String(segments[segments.startIndex + 3]), payload: request.body)
+            return .json(snapshot.json)
+        default:
+            throw HTTPError.notFound("no API route \(request.path)")
+        }
+    }
+
+    private func allow(_ request: Request, _ methods: [String]) throws {
+        let allowed = methods.contains("GET") ? methods + ["HEAD"] : methods
+        guard allowed.contains(request.method) else { throw HTTPError.methodNotAllowed(request.method, allowed: allowed) }
+    }
+
+    /// Writes from another origin are refused (a page elsewhere must not drive sessions here).
+    private func checkWrite(_ request: Request) throws {
+        guard let origin = request.header("Origin") else { return }
+        let authority = URL(string: origin).flatMap { url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } }
+        guard let authority, authority == request.header("Host") else {
+            throw HTTPError(status: 403, code: "cross_origin", message: "writes from origin \(origin) are not allowed")
+        }
+    }
+
+    private func checkJSONBody(_ request: Request) throws {
+        guard !request.body.isEmpty, let type = request.header("Content-Type") else { return }
+        let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
+            throw HTTPError(status: 415, code: "unsupported_media_type", message: "send the payload as JSON with Content-Type: application/json (got \(type))")
+        }
+    }
+
+    private func stream(_ session: Session, _ request: Request) throws -> Response {
+        let lastEventID = request.header("Last-Event-ID").flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        guard streams.admit() else {
+            throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
+        }
+        let stream = EventStream(maxBufferedBytes: configuration.runtime.streamBufferBytes)
+        do {
+            try session.attach(stream, lastEventID: lastEventID)
+        } catch {
+            streams.release()
+            throw error
+        }
+        return .eventStream(stream) { [streams] in
+            session.detach(stream)
+            streams.release()
+        }
+    }
+}
+
+/// Counts open streams against the server-wide limit.
+final class StreamAdmission: @unchecked Sendable {
+    private let lock = NSLock()
+    private var open = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes a place if one is free.
+    func admit() -> Bool {
+        lock.withLock {
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    /// Gives a place back.
+    func release() { lock.withLock { open -= 1 } }
+
+    /// The number of open streams.
+    var count: Int { lock.withLock { open } }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What one request accumulates across libmicrohttpd's calls: its body, bounded.
+final class RequestContext {
+    private let limit: Int
+    private(set) var body = Data()
+    /// The body went over the limit; it is being drained and dropped.
+    private(set) var isTooLarge = false
+    /// A response was queued before the body arrived (e.g. 413 from `Content-Length`).
+    var hasResponded = false
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Adds a piece of the body, or drops it once over the limit.
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !isTooLarge, !hasResponded else { return }
+        if body.count + bytes.count > limit {
+            isTooLarge = true
+            body = Data()
+            return
+        }
+        body.append(contentsOf: bytes)
+    }
+}

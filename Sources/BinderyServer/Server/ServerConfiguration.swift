@@ -1,0 +1,31 @@
+import Bindery
+import Foundation
+
+/// How the server listens and its limits; every limit is explicit and configurable.
+public struct ServerConfiguration: Sendable {
+    /// The TCP port; 0 picks a free one (see `Server.port`).
+    public var port: UInt16 = 8080
+    /// Listen on 127.0.0.1 only (the default) rather than every address.
+    public var loopbackOnly = true
+    /// Worker threads of libmicrohttpd's epoll pool.
+    public var threads: UInt32 = 4
+    /// Most open connections (streams included); libmicrohttpd refuses more.
+    public var maxConnections: UInt32 = 4_096
+    /// Most open event streams over all sessions; more answer 503.
+    public var maxStreams = 4_000
+    /// Largest request body accepted; larger answers 413.
+    public var maxBodyBytes = 64 * 1024
+    /// Per-connection memory pool of libmicrohttpd (headers and buffers).
+    public var connectionMemoryBytes = 32 * 1024
+    /// Seconds an idle (not suspended) connection may stay open.
+    public var connectionTimeoutSeconds: UInt32 = 120
+    /// How often a `: keep-alive` comment goes down every stream.
+    public var heartbeat: Duration = .seconds(15)
+    /// The folder of static files (`GET /`, `GET /<file>`).
+    public var publicDirectory: URL = URL(fileURLWithPath: "Public")
+    /// The runtime's limits.
+    public var runtime = RuntimeConfiguration()
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Serves the files of `Public/`: `GET /` is `index.html`, `GET /<file>` the file.
+/// Paths that climb out of the folder or name hidden files are not found.
+struct StaticFiles {
+    let directory: URL
+
+    func respond(to request: Request) throws -> Response {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+        }
+        var parts = request.segments.map(String.init)
+        if parts.isEmpty || request.path.hasSuffix("/") { parts.append("index.html") }
+        guard !parts.contains(where: { $0.hasPrefix(".") || $0.contains("\\") || $0.contains("\0") }) else {
+            throw HTTPError.notFound("no file \(request.path)")
+        }
+        var url = directory
+        for part in parts { url.appendPathComponent(part) }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            url.appendPathComponent("index.html")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw HTTPError.notFound("no file \(request.path)")
+        }
+        return Response(status: 200, headers: [
+            ("Content-Type", Self.contentType(url.pathExtension)),
+            ("Cache-Control", "no-cache"),
+        ], body: .data(data))
+    }
+
+    static func contentType(_ pathExtension: String) -> String {
+        switch pathExtension.lowercased() {
+        case "html": return "text/html; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "json": return "application/json; charset=utf-8"
+        case "svg": return "image/svg+xml"
+        case "png": return "image/png"
+        case "ico": return "image/x-icon"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import BinderyServer
+import Dispatch
+import Examples
+import Foundation
+
+/// `bindery serve`: the examples on 127.0.0.1 until SIGINT/SIGTERM.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server with the example ViewModels.")
+
+    @Option(help: "TCP port (0 picks a free one).")
+    var port: UInt16 = 8080
+
+    @Option(help: "Folder of the browser client.")
+    var publicDirectory = "Public"
+
+    @Flag(help: "Listen on every address instead of 127.0.0.1 only (for containers).")
+    var allInterfaces = false
+
+    @Option(help: "Seconds between keep-alive comments on each stream.")
+    var heartbeat = 15
+
+    @Option(help: "Most live sessions.")
+    var maxSessions = 10_000
+
+    @Option(help: "Most open event streams.")
+    var maxStreams = 4_000
+
+    @Option(help: "Largest request body in bytes.")
+    var maxBody = 64 * 1024
+
+    @Option(help: "Seconds before a session with no stream and no request is disposed.")
+    var sessionIdle = 600
+
+    func run() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = port
+        configuration.loopbackOnly = !allInterfaces
+        configuration.publicDirectory = URL(fileURLWithPath: publicDirectory)
+        configuration.heartbeat = .seconds(heartbeat)
+        configuration.maxStreams = maxStreams
+        configuration.maxBodyBytes = maxBody
+        configuration.runtime.maxSessions = maxSessions
+        configuration.runtime.sessionIdleTimeout = .seconds(sessionIdle)
+        configuration.runtime.log = { message in FileHandle.standardError.write(Data("bindery: \(message)\n".utf8)) }
+
+        let server = try buildServer(configuration)
+        try server.start()
+        print("Bindery listening on http://\(allInterfaces ? "0.0.0.0" : "127.0.0.1"):\(server.port)/")
+
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                print("Bindery stopping…")
+                server.stop()
+                Foundation.exit(0)
+            }
+            source.resume()
+            return source
+        }
+        withExtendedLifetime(signals) { dispatchMain() }
+    }
+}

@@ -1,0 +1,81 @@
+import XCTest
+
+/// Bad input gets a clear JSON error and the right status, and disturbs nobody.
+final class ErrorTests: XCTestCase {
+    var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer { $0.maxBodyBytes = 1024 }
+    }
+    override func tearDown() { server = nil }
+
+    private func assertError(_ response: HTTPResponse, _ status: Int, _ code: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(response.status, status, response.text, file: file, line: line)
+        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
+        let json = try response.json()
+        XCTAssertEqual(json["error"] as? String, code, file: file, line: line)
+        XCTAssertFalse((json["message"] as? String ?? "").isEmpty, file: file, line: line)
+    }
+
+    func testUnknownViewModelSessionInputAndOutputAre404() throws {
+        let id = try server.createSession()
+        try assertError(try server.client.post("/api/nope"), 404, "unknown_view_model")
+        try assertError(try server.client.get("/api/nope/\(id)"), 404, "unknown_view_model")
+        try assertError(try server.client.get("/api/simple/not-a-session"), 404, "unknown_session")
+        try assertError(try server.client.get("/api/simple/not-a-session/events"), 404, "unknown_session")
+        try assertError(try server.client.post("/api/simple/\(id)/inputs/nope"), 404, "unknown_input")
+        try assertError(try server.client.get("/api/simple/\(id)/outputs/nope"), 404, "unknown_output")
+        try assertError(try server.client.get("/api/simple/\(id)/what/ever/else"), 404, "not_found")
+    }
+
+    func testMalformedAndWrongPayloadsAre400() throws {
+        let id = try server.createSession()
+        try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "{"), 400, "malformed_json")
+        try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "[1,2]"), 400, "invalid_payload")
+    }
+
+    func testWrongMethodIs405WithAllow() throws {
+        let id = try server.createSession()
+        let put = try server.client.request("PUT", "/api/simple/\(id)")
+        try assertError(put, 405, "method_not_allowed")
+        XCTAssertEqual(put.header("Allow"), "GET, DELETE, HEAD")
+        let getInput = try server.client.get("/api/simple/\(id)/inputs/buttonTap")
+        try assertError(getInput, 405, "method_not_allowed")
+        XCTAssertEqual(getInput.header("Allow"), "POST")
+        try assertError(try server.client.request("DELETE", "/api"), 405, "method_not_allowed")
+        try assertError(try server.client.post("/index.html"), 405, "method_not_allowed")
+    }
+
+    func testBodyOverTheLimitIs413() throws {
+        let id = try server.createSession()
+        let big = "\"" + String(repeating: "x", count: 4096) + "\""
+        try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: big), 413, "body_too_large")
+        try assertError(try server.client.post("/api/simple", json: big), 413, "body_too_large")
+    }
+
+    func testNonJSONBodyIs415() throws {
+        let id = try server.createSession()
+        let response = try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "a=b", headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        try assertError(response, 415, "unsupported_media_type")
+    }
+
+    func testCrossOriginWriteIs403() throws {
+        let id = try server.createSession()
+        let foreign = try server.client.post("/api/simple/\(id)/inputs/buttonTap", headers: ["Origin": "http://evil.example"])
+        try assertError(foreign, 403, "cross_origin")
+        try assertError(try server.client.request("DELETE", "/api/simple/\(id)", headers: ["Origin": "null"]), 403, "cross_origin")
+        let sameOrigin = try server.client.post("/api/simple/\(id)/inputs/buttonTap", headers: ["Origin": "http://127.0.0.1:\(server.port)"])
+        XCTAssertEqual(sameOrigin.status, 200)
+    }
+
+    func testGarbageOnTheWireDoesNotDisturbOtherSessions() throws {
+        let id = try server.createSession()
+        for garbage in ["\u{0}\u{1}\u{2}\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "POST /api/simple HTTP/1.1\r\nContent-Length: -5\r\n\r\n", String(repeating: "A", count: 70_000) + "\r\n\r\n"] {
+            let socket = try Socket(port: server.port)
+            socket.write(Data(garbage.utf8))
+            _ = socket.isClosedByPeer(timeout: 2)
+        }
+        XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
+        XCTAssertEqual(try server.client.get("/api/simple/\(id)/outputs/backgroundColor").text, "\"blue\"")
+    }
+}

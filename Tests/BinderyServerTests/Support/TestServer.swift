@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+@testable import bindery
+@testable import BinderyServer
+
+/// The very app the executable runs, started on a free loopback port.
+final class TestServer {
+    let server: Server
+    var port: UInt16 { server.port }
+    var client: HTTPClient { HTTPClient(port: port) }
+
+    static var publicDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Public")
+    }
+
+    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.publicDirectory = Self.publicDirectory
+        configure(&configuration)
+        server = try buildServer(configuration)
+        try server.start()
+    }
+
+    deinit { server.stop() }
+
+    /// Creates a session of `viewModel` and returns its id.
+    func createSession(_ viewModel: String = "simple", file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let response = try client.post("/api/\(viewModel)")
+        XCTAssertEqual(response.status, 201, response.text, file: file, line: line)
+        return try XCTUnwrap(response.json()["id"] as? String, file: file, line: line)
+    }
+}
