@@ -6,7 +6,8 @@
 //             data-text="buttonTitle"></button>       output → textContent
 //     <div data-style-background="backgroundColor">   output → style property
 //   </main>
-//   <span data-bindery-connection></span>             shows connecting / open / closed
+//   <span data-bindery-connection></span>             shows connecting / open / closed / ended
+//                                                      (also on <html data-bindery-state>)
 //
 // Outputs arrive over server-sent events; EventSource reconnects by itself and
 // resumes with Last-Event-ID, so the page recovers its state after a drop.
@@ -23,22 +24,26 @@ export class Binding extends EventTarget {
     this.values = new Map();
     this.state = "connecting";
     this.source = null;
+    this.lastEventId = null;
+    this.#wireInputs();
   }
 
   get url() {
     return api(`${this.viewModel}/${this.sessionId}`);
   }
 
-  /** Opens the event stream and wires DOM events to inputs. */
+  /** Opens the event stream, resuming after the last event seen if there was one. */
   start() {
-    this.#wireInputs();
     this.#open();
     return this;
   }
 
   #open() {
     this.#setState("connecting");
-    const source = new EventSource(`${this.url}/events`);
+    // EventSource resends Last-Event-ID itself when it reconnects; a fresh one
+    // (after stop) cannot set headers, so it names the id in the query instead.
+    const resume = this.lastEventId ? `?lastEventId=${encodeURIComponent(this.lastEventId)}` : "";
+    const source = new EventSource(`${this.url}/events${resume}`);
     this.source = source;
     source.onopen = () => this.#setState("open");
     source.onerror = () => {
@@ -51,7 +56,10 @@ export class Binding extends EventTarget {
       this.#setState("ended");
     });
     for (const name of this.#outputNames()) {
-      source.addEventListener(name, (event) => this.#apply(name, JSON.parse(event.data)));
+      source.addEventListener(name, (event) => {
+        this.lastEventId = event.lastEventId;
+        this.#apply(name, JSON.parse(event.data));
+      });
     }
   }
 
@@ -77,20 +85,25 @@ export class Binding extends EventTarget {
     return body;
   }
 
+  // The root and everything inside it.
+  #elements() {
+    return [this.root, ...this.root.querySelectorAll("*")];
+  }
+
   #setState(state) {
     this.state = state;
     for (const element of document.querySelectorAll("[data-bindery-connection]")) {
       element.textContent = state;
       element.dataset.state = state;
     }
-    document.documentElement.dataset.binderyConnection = state;
+    document.documentElement.dataset.binderyState = state;
     this.dispatchEvent(new CustomEvent("state", { detail: state }));
   }
 
   // Every output name some element of the page binds to.
   #outputNames() {
     const names = new Set();
-    for (const element of this.root.querySelectorAll("*")) {
+    for (const element of this.#elements()) {
       for (const attribute of element.attributes) {
         if (attribute.name === "data-text" || attribute.name.startsWith("data-style-")) names.add(attribute.value);
       }
@@ -100,12 +113,11 @@ export class Binding extends EventTarget {
 
   #apply(name, value) {
     this.values.set(name, value);
-    for (const element of this.root.querySelectorAll(`[data-text="${CSS.escape(name)}"]`)) {
-      element.textContent = value ?? "";
-    }
-    for (const element of this.root.querySelectorAll("*")) {
+    for (const element of this.#elements()) {
       for (const attribute of element.attributes) {
-        if (attribute.name.startsWith("data-style-") && attribute.value === name) {
+        if (attribute.value !== name) continue;
+        if (attribute.name === "data-text") element.textContent = value ?? "";
+        if (attribute.name.startsWith("data-style-")) {
           element.style.setProperty(attribute.name.slice("data-style-".length), value ?? "");
         }
       }
@@ -114,7 +126,7 @@ export class Binding extends EventTarget {
   }
 
   #wireInputs() {
-    for (const element of this.root.querySelectorAll("*")) {
+    for (const element of this.#elements()) {
       for (const attribute of element.attributes) {
         if (!attribute.name.startsWith("data-on-")) continue;
         const event = attribute.name.slice("data-on-".length);

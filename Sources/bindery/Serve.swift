@@ -33,6 +33,8 @@ struct Serve: ParsableCommand {
     var sessionIdle = 600
 
     func run() throws {
+        // Line-buffered, so scripts reading our output see the address at once.
+        setvbuf(stdout, nil, _IOLBF, 0)
         var configuration = ServerConfiguration()
         configuration.port = port
         configuration.loopbackOnly = !allInterfaces

@@ -90,3 +90,17 @@ final class StreamTests: XCTestCase {
         for stream in streams { XCTAssertEqual(try stream.next(2).map(\.id), ["3", "4"]) }
     }
 }
+
+extension StreamTests {
+    func testLastEventIDInTheQueryResumesAndTheHeaderWins() throws {
+        let id = try server.createSession()
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 3, 4
+        let byQuery = try SSEClient(port: server.port, path: "/api/simple/\(id)/events?lastEventId=3")
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 5, 6
+        XCTAssertEqual(try byQuery.next(3).map(\.id), ["4", "5", "6"])
+
+        let both = try SSEClient(port: server.port, path: "/api/simple/\(id)/events?lastEventId=1", headers: ["Last-Event-ID": "6"])
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 7, 8
+        XCTAssertEqual(try both.next(2).map(\.id), ["7", "8"])
+    }
+}

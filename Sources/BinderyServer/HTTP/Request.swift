@@ -10,6 +10,8 @@ struct Request {
     let headers: [String: String]
     /// The body (empty if none).
     let body: Data
+    /// Query-string arguments by name.
+    var query: [String: String] = [:]
 
     /// The value of header `name` (any case).
     func header(_ name: String) -> String? { headers[name.lowercased()] }

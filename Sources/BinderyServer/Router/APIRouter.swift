@@ -86,7 +86,10 @@ struct APIRouter {
     }
 
     private func stream(_ session: Session, _ request: Request) throws -> Response {
-        let lastEventID = request.header("Last-Event-ID").flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        // The header is what EventSource sends on its own reconnects; the query
+        // argument lets a client that opens a new EventSource resume too.
+        let lastEventID = (request.header("Last-Event-ID") ?? request.query["lastEventId"])
+            .flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
         guard streams.admit() else {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }

@@ -80,7 +80,8 @@ final class HTTPServer: @unchecked Sendable {
         if request.hasResponded { return .YES }
         request.hasResponded = true
         if request.isTooLarge { return queue(tooLarge.response, on: connection) }
-        let response = respond(Request(method: method, path: url, headers: headers(connection), body: request.body))
+        let response = respond(Request(method: method, path: url, headers: values(connection, .HEADER_KIND, lowercased: true),
+                                       body: request.body, query: values(connection, .GET_ARGUMENT_KIND, lowercased: false)))
         return queue(response, on: connection)
     }
 
@@ -98,16 +99,19 @@ final class HTTPServer: @unchecked Sendable {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    private func headers(_ connection: OpaquePointer) -> [String: String] {
-        final class Box { var headers: [String: String] = [:] }
+    /// Headers or query arguments of the request, by name.
+    private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+        final class Box { var values: [String: String] = [:]; var lowercased = false }
         let box = Box()
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
+        box.lowercased = lowercased
+        _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
             guard let cls, let key else { return .YES }
             let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-            box.headers[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+            let name = String(cString: key)
+            box.values[box.lowercased ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
             return .YES
         }, Unmanaged.passUnretained(box).toOpaque())
-        return box.headers
+        return box.values
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {

@@ -1,0 +1,57 @@
+"""The event stream through real SSE clients: Python's sseclient and curl -N."""
+import subprocess
+
+import requests
+import sseclient
+
+
+def events(server, session, last_event_id=None):
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    response = requests.get(server.api(f"/simple/{session}/events"), headers=headers, stream=True, timeout=10)
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/event-stream")
+    return response, sseclient.SSEClient(response.iter_content(chunk_size=None)).events()
+
+
+def take(stream, count):
+    return [(e.id, e.event, e.data) for _, e in zip(range(count), stream)]
+
+
+def test_sseclient_gets_snapshot_then_live_events(server):
+    session = server.create()
+    response, stream = events(server, session)
+    assert take(stream, 2) == [("1", "backgroundColor", '"red"'), ("2", "buttonTitle", '"Change to blue"')]
+    server.send("simple", session, "buttonTap")
+    assert take(stream, 2) == [("3", "backgroundColor", '"blue"'), ("4", "buttonTitle", '"Change to purple"')]
+    response.close()
+
+
+def test_sseclient_resumes_with_last_event_id(server):
+    session = server.create()
+    server.send("simple", session, "buttonTap")
+    server.send("simple", session, "buttonTap")
+    response, stream = events(server, session, last_event_id=4)
+    assert take(stream, 2) == [("5", "backgroundColor", '"purple"'), ("6", "buttonTitle", '"Change to red"')]
+    response.close()
+
+
+def test_curl_n_prints_events_as_they_happen(server):
+    session = server.create()
+    curl = subprocess.Popen(["curl", "-sN", server.api(f"/simple/{session}/events")],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while len([l for l in lines if l.startswith("data:")]) < 2:
+            lines.append(curl.stdout.readline().rstrip("\n"))
+        assert lines[0] == "retry: 1000"
+        server.send("simple", session, "buttonTap")
+        live = []
+        while len([l for l in live if l.startswith("data:")]) < 2:
+            live.append(curl.stdout.readline().rstrip("\n"))
+        assert [l for l in live if l] == ["id: 3", "event: backgroundColor", 'data: "blue"',
+                                          "id: 4", "event: buttonTitle", 'data: "Change to purple"']
+    finally:
+        curl.terminate()
+        curl.wait(timeout=5)

@@ -1,0 +1,77 @@
+"""The browser client in a real headless Chromium: open the page, act, see the DOM change."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+RGB = {"red": "rgb(255, 0, 0)", "blue": "rgb(0, 0, 255)", "purple": "rgb(128, 0, 128)"}
+
+
+def wait(browser, condition, timeout=10):
+    return WebDriverWait(browser, timeout).until(lambda b: condition(b))
+
+
+def background(browser):
+    return browser.execute_script(
+        "return getComputedStyle(document.querySelector('[data-bindery]')).backgroundColor")
+
+
+def button_text(browser):
+    return browser.find_element(By.ID, "change").text
+
+
+def test_index_lists_the_catalog(server, browser):
+    browser.get(server.url + "/")
+    item = wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-view-model='simple']"))[0]
+    assert "buttonTap" in item.text
+    assert "backgroundColor (driver)" in item.text
+    assert item.find_element(By.TAG_NAME, "a").get_attribute("href").endswith("/simple.html")
+
+
+def test_color_page_click_changes_color_and_title_without_reload(server, browser):
+    browser.get(server.url + "/simple.html")
+    wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "open")
+    wait(browser, lambda b: button_text(b) == "Change to blue")
+    wait(browser, lambda b: background(b) == RGB["red"])
+    browser.execute_script("window.__sameDocument = true")
+
+    browser.find_element(By.ID, "change").click()
+    wait(browser, lambda b: button_text(b) == "Change to purple")
+    wait(browser, lambda b: background(b) == RGB["blue"])
+
+    browser.find_element(By.ID, "change").click()
+    wait(browser, lambda b: background(b) == RGB["purple"] and button_text(b) == "Change to red")
+    assert browser.execute_script("return window.__sameDocument") is True, "no reload happened"
+    assert "session=" in browser.current_url
+
+
+def test_page_recovers_state_after_its_stream_is_stopped_and_restarted(server, browser):
+    browser.get(server.url + "/simple.html")
+    wait(browser, lambda b: button_text(b) == "Change to blue")
+    session = browser.execute_script("return window.bindery.sessionId")
+
+    browser.execute_script("window.bindery.stop()")
+    wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "closed")
+    server.send("simple", session, "buttonTap")  # changes happen while the page is away
+    server.send("simple", session, "buttonTap")
+    assert button_text(browser) == "Change to blue"
+
+    browser.execute_script("window.bindery.start()")
+    wait(browser, lambda b: background(b) == RGB["purple"] and button_text(b) == "Change to red")
+    assert browser.execute_script("return document.documentElement.dataset.binderyState") == "open"
+
+
+def test_second_tab_on_the_same_session_sees_the_same_state(server, browser):
+    session = server.create()
+    server.send("simple", session, "buttonTap")
+    browser.get(f"{server.url}/simple.html?session={session}")
+    wait(browser, lambda b: background(b) == RGB["blue"] and button_text(b) == "Change to purple")
+    server.send("simple", session, "buttonTap")
+    wait(browser, lambda b: background(b) == RGB["purple"])
+
+
+def test_connection_state_shows_ended_when_the_session_is_disposed(server, browser):
+    import requests
+    browser.get(server.url + "/simple.html")
+    wait(browser, lambda b: button_text(b) == "Change to blue")
+    session = browser.execute_script("return window.bindery.sessionId")
+    assert requests.delete(server.api(f"/simple/{session}"), timeout=5).status_code == 204
+    wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, "[data-bindery-connection]").text == "ended")
