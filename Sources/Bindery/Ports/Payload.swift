@@ -57,7 +57,9 @@ enum Payload {
 
     static func describe(_ type: Any.Type) -> String {
         switch JSONSchema.of(type)["type"] {
-        case .string(let name)?: return name == "object" ? "an object (\(type))" : "a \(name)"
+        case .string(let name)?:
+            if name == "object" { return "an object (\(type))" }
+            return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
         default: return "\(type)"
         }
     }

@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+@testable import Bindery
+
+/// The three ViewModel shapes of DESIGN §4 run without routing or JSON code.
+final class ViewModelShapeTests: XCTestCase {
+    struct Draft: Codable, Equatable { let title: String; let count: Int }
+
+    /// RxMVVM: inputs and outputs as properties.
+    final class PropertyViewModel {
+        let rename = PublishRelay<String>()
+        let reset = PublishSubject<Void>()
+        let name: Driver<String>
+        let renamed: Signal<String>
+        private let disposeBag = DisposeBag()
+
+        init() {
+            let current = BehaviorRelay(value: "initial")
+            name = current.asDriver()
+            renamed = rename.asSignal()
+            rename.bind(to: current).disposed(by: disposeBag)
+            reset.map { "initial" }.bind(to: current).disposed(by: disposeBag)
+        }
+    }
+
+    /// Nested structs exposed as `vm.input` and `vm.output`.
+    final class NestedViewModel {
+        struct Input { let draft: AnyObserver<Draft> }
+        struct Output { let summary: Driver<String> }
+        let input: Input
+        let output: Output
+
+        init() {
+            let drafts = BehaviorSubject(value: Draft(title: "none", count: 0))
+            input = Input(draft: drafts.asObserver())
+            output = Output(summary: drafts.map { "\($0.title) × \($0.count)" }.asDriver(onErrorJustReturn: "?"))
+        }
+    }
+
+    /// Single-method binding.
+    final class BindingViewModel: ViewModelBinding {
+        struct Input: Decodable { let amount: Signal<Int>; let clear: Observable<Void> }
+        struct Output { let total: Driver<Int>; let disposable: Disposable }
+        func bind(_ input: Input) -> Output {
+            let total = Observable.merge(input.amount.asObservable().map { Optional($0) }, input.clear.map { nil })
+                .scan(0) { sum, amount in amount.map { sum + $0 } ?? 0 }
+                .startWith(0)
+                .asDriver(onErrorJustReturn: 0)
+            return Output(total: total, disposable: Disposables.create())
+        }
+    }
+
+    private var application: Application!
+
+    override func setUp() {
+        application = Application()
+        application.register("property") { _ in PropertyViewModel() }
+        application.register("nested") { _ in NestedViewModel() }
+        application.register("binding") { _ in BindingViewModel() }
+    }
+
+    override func tearDown() { application.stop() }
+
+    private func outputs(_ snapshot: Snapshot) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: snapshot.outputs.map { ($0.name, String(decoding: $0.json, as: UTF8.self)) })
+    }
+
+    func testPropertyShape() throws {
+        let session = try application.createSession("property")
+        XCTAssertEqual(outputs(try session.snapshot()), ["name": "\"initial\""])
+        XCTAssertEqual(outputs(try session.send(input: "rename", payload: Data("\"Ada\"".utf8))), ["name": "\"Ada\""])
+        XCTAssertEqual(outputs(try session.send(input: "reset", payload: Data())), ["name": "\"initial\""])
+        let entry = try XCTUnwrap(application.catalog().viewModels.first { $0.name == "property" })
+        XCTAssertEqual(entry.inputs.map(\.name), ["rename", "reset"])
+        XCTAssertEqual(entry.outputs.map(\.name), ["name", "renamed"])
+        XCTAssertEqual(entry.outputs.map(\.kind), [.driver, .signal])
+    }
+
+    func testNestedInputOutputShape() throws {
+        let session = try application.createSession("nested")
+        XCTAssertEqual(outputs(try session.snapshot()), ["summary": "\"none × 0\""])
+        let snapshot = try session.send(input: "draft", payload: Data(#"{"title":"cups","count":3}"#.utf8))
+        XCTAssertEqual(outputs(snapshot), ["summary": "\"cups × 3\""])
+        let schema = try XCTUnwrap(application.catalog().viewModels.first { $0.name == "nested" }?.inputs.first?.schema)
+        XCTAssertEqual(schema["type"], "object")
+    }
+
+    func testBindingShape() throws {
+        let session = try application.createSession("binding")
+        _ = try session.send(input: "amount", payload: Data("2".utf8))
+        XCTAssertEqual(outputs(try session.send(input: "amount", payload: Data("5".utf8))), ["total": "7"])
+        XCTAssertEqual(outputs(try session.send(input: "clear", payload: Data())), ["total": "0"])
+        let entry = try XCTUnwrap(application.catalog().viewModels.first { $0.name == "binding" })
+        XCTAssertEqual(entry.inputs.map(\.name), ["amount", "clear"])
+        XCTAssertEqual(entry.inputs.map(\.schema), [["type": "integer"], ["type": "null"]])
+    }
+
+    func testPayloadErrorsNameTheField() throws {
+        let session = try application.createSession("nested")
+        XCTAssertThrowsError(try session.send(input: "draft", payload: Data(#"{"title":"cups"}"#.utf8))) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload)
+            XCTAssertEqual((error as? BinderyError)?.message, "field 'count': missing")
+        }
+        XCTAssertThrowsError(try session.send(input: "draft", payload: Data(#"{"title":"cups","count":"three"}"#.utf8))) { error in
+            XCTAssertEqual((error as? BinderyError)?.message, "field 'count': expected an integer")
+        }
+        XCTAssertThrowsError(try session.send(input: "draft", payload: Data("{nope".utf8))) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .malformedJSON)
+        }
+        XCTAssertThrowsError(try session.send(input: "draft", payload: Data())) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload)
+        }
+        XCTAssertEqual(outputs(try session.snapshot()), ["summary": "\"none × 0\""], "a bad payload changes nothing")
+    }
+
+    func testAViewModelWhoseOutputCannotBeEncodedIsRefusedAtCreation() {
+        final class Opaque { let value: Driver<NSObject> = .just(NSObject()) }
+        application.register("opaque") { _ in Opaque() }
+        XCTAssertThrowsError(try application.createSession("opaque")) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)
+        }
+        XCTAssertEqual(application.sessionCount, 0)
+    }
+
+    func testCreationParametersReachTheFactory() throws {
+        struct Parameters: Decodable { let start: String }
+        application.register("named") { context -> PropertyViewModel in
+            let viewModel = PropertyViewModel()
+            viewModel.rename.accept(try context.parameters(as: Parameters.self).start)
+            return viewModel
+        }
+        let session = try application.createSession("named", parameters: Data(#"{"start":"Grace"}"#.utf8))
+        XCTAssertEqual(outputs(try session.snapshot()), ["name": "\"Grace\""])
+        XCTAssertThrowsError(try application.createSession("named", parameters: Data("{}".utf8))) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload)
+        }
+    }
+
+    func testASharedViewModelHasOneSessionForEveryone() throws {
+        application.register("shared", shared: true) { _ in PropertyViewModel() }
+        let first = try application.createSession("shared")
+        let second = try application.createSession("shared")
+        XCTAssertTrue(first === second)
+    }
+}
