@@ -28,7 +28,12 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, @unchecked Se
         dictionary[Self.queueKey] = queue
         defer { dictionary[Self.queueKey] = nil }
         let disposable = action(state)
-        while !queue.items.isEmpty { queue.items.removeFirst()() }
+        var index = 0
+        while index < queue.items.count {
+            let next = queue.items[index]
+            index += 1
+            next()
+        }
         return disposable
     }
 }

@@ -54,10 +54,15 @@ public final class SerialScheduler: SchedulerType, @unchecked Sendable {
         isDraining = true
         defer { isDraining = false }
         let result = try work()
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
+        // Walk by index: work may append while it runs, and removing from the
+        // front of an array is linear, which made a burst quadratic.
+        var index = 0
+        while index < pending.count {
+            let next = pending[index]
+            index += 1
             next()
         }
+        pending.removeAll(keepingCapacity: true)
         return result
     }
 
