@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BinderyRxTest", targets: ["BinderyRxTest"]),
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
+        .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         .executable(name: "bindery", targets: ["bindery"]),
     ],
     dependencies: [
@@ -24,17 +25,18 @@ let package = Package(
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
         .target(name: "Bindery", dependencies: ["BinderyRx"]),
         .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"]),
+        .target(name: "BinderyTesting"),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServer", "Examples",
+                "BinderyServer", "BinderyTesting", "Examples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest"]),
-        .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "Examples"]),
+        .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "BinderyTesting", "Examples"]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,4 @@
+import BinderyTesting
 import XCTest
 
 /// Limits are explicit, configurable, and answered with 503 JSON.

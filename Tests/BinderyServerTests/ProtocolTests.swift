@@ -1,3 +1,4 @@
+import BinderyTesting
 import XCTest
 
 /// Protocol v1 over a real loopback socket: create → snapshot → input → changed snapshot.

@@ -1,3 +1,4 @@
+import BinderyTesting
 import XCTest
 
 /// The event stream: snapshot first, then live events; resume with Last-Event-ID.

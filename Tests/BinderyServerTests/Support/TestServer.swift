@@ -1,3 +1,4 @@
+import BinderyTesting
 import Foundation
 import XCTest
 @testable import bindery

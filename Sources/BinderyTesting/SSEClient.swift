@@ -1,26 +1,34 @@
 import Foundation
 
 /// One server-sent event as a client sees it.
-struct SSEEvent: Equatable, CustomStringConvertible {
-    var id: String?
-    var event: String = "message"
-    var data: String = ""
-    var description: String { "#\(id ?? "-") \(event) \(data)" }
+public struct SSEEvent: Equatable, CustomStringConvertible {
+    public var id: String?
+    public var event: String = "message"
+    public var data: String = ""
+    /// An event as the stream would carry it.
+    public init(id: String? = nil, event: String = "message", data: String = "") {
+        self.id = id
+        self.event = event
+        self.data = data
+    }
+
+    public var description: String { "#\(id ?? "-") \(event) \(data)" }
 }
 
 /// Our own SSE client: opens the stream on a raw socket, de-chunks the body and
 /// parses events by the WHATWG rules (fields, comments, blank-line dispatch).
-final class SSEClient {
-    let socket: Socket
-    let status: Int
-    let headers: [String: String]
-    private(set) var retry: Int?
-    private(set) var comments: [String] = []
+public final class SSEClient {
+    public let socket: Socket
+    public let status: Int
+    public let headers: [String: String]
+    public private(set) var retry: Int?
+    public private(set) var comments: [String] = []
     private var pendingLines: [String] = []
     private var chunkRemaining = 0
     private var body = Data()
 
-    init(port: UInt16, path: String, headers: [String: String] = [:]) throws {
+    /// Opens `path` on 127.0.0.1:`port` with `Accept: text/event-stream`.
+    public init(port: UInt16, path: String, headers: [String: String] = [:]) throws {
         let client = HTTPClient(port: port)
         socket = try Socket(port: port)
         var all = headers
@@ -30,7 +38,7 @@ final class SSEClient {
     }
 
     /// The next event, skipping comments and `retry:`; nil when the stream ends.
-    func next(timeout: TimeInterval = 5) throws -> SSEEvent? {
+    public func next(timeout: TimeInterval = 5) throws -> SSEEvent? {
         var event = SSEEvent()
         var hasField = false
         while let line = try nextBodyLine(timeout: timeout) {
@@ -52,14 +60,14 @@ final class SSEClient {
     }
 
     /// The next `count` events.
-    func next(_ count: Int, timeout: TimeInterval = 5) throws -> [SSEEvent] {
+    public func next(_ count: Int, timeout: TimeInterval = 5) throws -> [SSEEvent] {
         var events: [SSEEvent] = []
         while events.count < count, let event = try next(timeout: timeout) { events.append(event) }
         return events
     }
 
     /// Waits for a comment line (e.g. the heartbeat) and returns it.
-    func nextComment(timeout: TimeInterval = 5) throws -> String? {
+    public func nextComment(timeout: TimeInterval = 5) throws -> String? {
         let known = comments.count
         while comments.count == known {
             guard let line = try nextBodyLine(timeout: timeout) else { return nil }

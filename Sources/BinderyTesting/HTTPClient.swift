@@ -5,26 +5,29 @@ import Glibc
 
 /// A minimal HTTP/1.1 client over a real loopback socket, so tests see exactly
 /// what goes on the wire (status line, headers, chunked SSE bodies).
-struct HTTPResponse {
-    let status: Int
-    let headers: [String: String]
-    let body: Data
+/// A response as read off the wire.
+public struct HTTPResponse {
+    public let status: Int
+    public let headers: [String: String]
+    public let body: Data
 
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func json() throws -> [String: Any] {
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public func json() throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
     }
 }
 
-enum TestHTTPError: Error { case connect, timeout, closed, malformed(String) }
+/// Why a request failed on the client side.
+public enum HTTPClientError: Error { case connect, timeout, closed, malformed(String) }
 
 /// One TCP connection to 127.0.0.1.
-final class Socket {
-    let fd: Int32
+public final class Socket {
+    public let fd: Int32
     private var buffer = Data()
 
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`.
+    public init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -33,12 +36,12 @@ final class Socket {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else { close(fd); throw TestHTTPError.connect }
+        guard result == 0 else { close(fd); throw HTTPClientError.connect }
     }
 
     deinit { close(fd) }
 
-    func write(_ data: Data) {
+    public func write(_ data: Data) {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -53,7 +56,7 @@ final class Socket {
     private func fill(timeout: TimeInterval) throws -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, Int32(timeout * 1000))
-        if ready == 0 { throw TestHTTPError.timeout }
+        if ready == 0 { throw HTTPClientError.timeout }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = recv(fd, &chunk, chunk.count, 0)
         if count <= 0 { return false }
@@ -62,7 +65,7 @@ final class Socket {
     }
 
     /// The next line (without CRLF/LF), or nil at EOF.
-    func readLine(timeout: TimeInterval = 5) throws -> String? {
+    public func readLine(timeout: TimeInterval = 5) throws -> String? {
         while true {
             if let index = buffer.firstIndex(of: 0x0A) {
                 var line = buffer[buffer.startIndex..<index]
@@ -74,23 +77,23 @@ final class Socket {
         }
     }
 
-    func read(count: Int, timeout: TimeInterval = 5) throws -> Data {
+    public func read(count: Int, timeout: TimeInterval = 5) throws -> Data {
         while buffer.count < count {
-            guard try fill(timeout: timeout) else { throw TestHTTPError.closed }
+            guard try fill(timeout: timeout) else { throw HTTPClientError.closed }
         }
         let result = buffer.prefix(count)
         buffer.removeFirst(count)
         return Data(result)
     }
 
-    func readToEnd(timeout: TimeInterval = 5) throws -> Data {
+    public func readToEnd(timeout: TimeInterval = 5) throws -> Data {
         while try fill(timeout: timeout) {}
         defer { buffer = Data() }
         return buffer
     }
 
     /// Whether the peer has closed the connection (within `timeout`).
-    func isClosedByPeer(timeout: TimeInterval = 5) -> Bool {
+    public func isClosedByPeer(timeout: TimeInterval = 5) -> Bool {
         do {
             while try fill(timeout: timeout) {}
             return true
@@ -101,10 +104,14 @@ final class Socket {
 }
 
 /// Sends requests to a server on 127.0.0.1:`port`.
-struct HTTPClient {
-    let port: UInt16
+public struct HTTPClient {
+    /// The server's port on 127.0.0.1.
+    public let port: UInt16
 
-    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) throws -> HTTPResponse {
+    /// A client of 127.0.0.1:`port`.
+    public init(port: UInt16) { self.port = port }
+
+    public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) throws -> HTTPResponse {
         let socket = try Socket(port: port)
         try send(method, path, headers: headers.merging(["Connection": "close"]) { a, _ in a }, body: body, on: socket)
         let (status, responseHeaders) = try readHead(socket)
@@ -119,17 +126,17 @@ struct HTTPClient {
         return HTTPResponse(status: status, headers: responseHeaders, body: data)
     }
 
-    func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPResponse {
+    public func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPResponse {
         try request("GET", path, headers: headers)
     }
 
-    func post(_ path: String, json: String? = nil, headers: [String: String] = [:]) throws -> HTTPResponse {
+    public func post(_ path: String, json: String? = nil, headers: [String: String] = [:]) throws -> HTTPResponse {
         var all = headers
         if json != nil, all["Content-Type"] == nil { all["Content-Type"] = "application/json" }
         return try request("POST", path, headers: all, body: json.map { Data($0.utf8) } ?? Data())
     }
 
-    func send(_ method: String, _ path: String, headers: [String: String], body: Data?, on socket: Socket) throws {
+    public func send(_ method: String, _ path: String, headers: [String: String], body: Data?, on socket: Socket) throws {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
@@ -137,10 +144,10 @@ struct HTTPClient {
         socket.write(Data(head.utf8) + (body ?? Data()))
     }
 
-    func readHead(_ socket: Socket) throws -> (Int, [String: String]) {
-        guard let statusLine = try socket.readLine() else { throw TestHTTPError.closed }
+    public func readHead(_ socket: Socket) throws -> (Int, [String: String]) {
+        guard let statusLine = try socket.readLine() else { throw HTTPClientError.closed }
         let parts = statusLine.split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw TestHTTPError.malformed(statusLine) }
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw HTTPClientError.malformed(statusLine) }
         var headers: [String: String] = [:]
         while let line = try socket.readLine(), !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { continue }

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `bindery bench`: measurements printed as tables; never a timed test.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the benchmarks and print their figures.",
+        subcommands: [ServerBench.self, RxBench.self]
+    )
+}

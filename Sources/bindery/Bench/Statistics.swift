@@ -1,0 +1,69 @@
+import Foundation
+
+/// Latency samples and their percentiles.
+struct Samples {
+    private(set) var values: [Double] = []
+
+    mutating func add(_ seconds: Double) { values.append(seconds) }
+
+    /// The `p`-th percentile (0…100) in milliseconds.
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+        return sorted[rank] * 1_000
+    }
+
+    /// `p50 / p90 / p99` in milliseconds.
+    var summary: String {
+        String(format: "%.3f / %.3f / %.3f ms", percentile(50), percentile(90), percentile(99))
+    }
+}
+
+/// Seconds since an arbitrary start, monotonic.
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Resident memory and CPU time of a process, read from /proc.
+struct ProcessStats {
+    let pid: Int32
+
+    /// Resident set size in bytes.
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return kilobytes * 1024
+    }
+
+    /// User plus system CPU seconds consumed so far.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command name: state is field 3, utime 14, stime 15 (1-based in proc(5)).
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (Double(fields[11]) ?? 0) / ticks + (Double(fields[12]) ?? 0) / ticks
+    }
+}
+
+/// The machine, for the figures' provenance.
+func machineDescription() -> String {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix("model name") }?
+        .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
+    return "\(ProcessInfo.processInfo.activeProcessorCount) × \(cpu), \(memory) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+}
+
+/// Prints rows as an aligned two-column table.
+func printTable(_ title: String, _ rows: [(String, String)]) {
+    print("\n\(title)")
+    let width = rows.map(\.0.count).max() ?? 0
+    for (name, value) in rows {
+        print("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+    }
+}
