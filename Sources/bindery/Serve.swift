@@ -32,6 +32,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds before a session with no stream and no request is disposed.")
     var sessionIdle = 600
 
+    @Option(help: "Bytes of libmicrohttpd's memory pool per connection (headers and write buffer).")
+    var connectionMemory = 16 * 1024
+
     func run() throws {
         // Line-buffered, so scripts reading our output see the address at once.
         setvbuf(stdout, nil, _IOLBF, 0)
@@ -42,6 +45,7 @@ struct Serve: ParsableCommand {
         configuration.heartbeat = .seconds(heartbeat)
         configuration.maxStreams = maxStreams
         configuration.maxBodyBytes = maxBody
+        configuration.connectionMemoryBytes = connectionMemory
         configuration.runtime.maxSessions = maxSessions
         configuration.runtime.sessionIdleTimeout = .seconds(sessionIdle)
         configuration.runtime.log = { message in FileHandle.standardError.write(Data("bindery: \(message)\n".utf8)) }

@@ -85,6 +85,11 @@ final class HTTPServer: @unchecked Sendable {
         return queue(response, on: connection)
     }
 
+    /// The most bytes libmicrohttpd asks a stream for at once. Events are small; a
+    /// smaller block leaves more of the per-connection pool free and costs only
+    /// more reader calls during a burst.
+    private static let streamBlockBytes = 4 * 1024
+
     private var tooLarge: HTTPError {
         HTTPError(status: 413, code: "body_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes")
     }
@@ -127,7 +132,7 @@ final class HTTPServer: @unchecked Sendable {
             lock.withLock { streams[id] = streamConnection }
             let unregister: () -> Void = { [weak self] in _ = self?.lock.withLock { self?.streams.removeValue(forKey: id) } }
             let holder = StreamHolder(connection: streamConnection, unregister: unregister)
-            mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), 16 * 1024, streamReader, Unmanaged.passRetained(holder).toOpaque(), streamFreed)
+            mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), Self.streamBlockBytes, streamReader, Unmanaged.passRetained(holder).toOpaque(), streamFreed)
             if mhdResponse == nil { holder.release() }
         }
         guard let mhdResponse else { return .NO }

@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body accepted; larger answers 413.
     public var maxBodyBytes = 64 * 1024
     /// Per-connection memory pool of libmicrohttpd (headers and buffers).
-    public var connectionMemoryBytes = 32 * 1024
+    public var connectionMemoryBytes = 16 * 1024
     /// Seconds an idle (not suspended) connection may stay open.
     public var connectionTimeoutSeconds: UInt32 = 120
     /// How often a `: keep-alive` comment goes down every stream.

@@ -18,14 +18,17 @@ struct ServerBench: ParsableCommand {
     @Option(help: "Seconds to watch the server's CPU with every stream idle.")
     var idleSeconds = 10.0
 
+    @Option(help: "Per-connection memory pool of the server, in bytes.")
+    var connectionMemory = 16 * 1024
+
     func run() throws {
         setvbuf(stdout, nil, _IOLBF, 0)
         raiseFileLimit()
-        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)"])
+        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--connection-memory", "\(connectionMemory)"])
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
         let stats = ProcessStats(pid: child.pid)
-        print("bindery bench server — \(streams) streams, \(inputs) inputs per phase")
+        print("bindery bench server — \(streams) streams, \(inputs) inputs per phase, \(connectionMemory / 1024) KiB pool per connection")
         print("machine: \(machineDescription())")
 
         let session = try XCTCreate(client)
