@@ -114,7 +114,8 @@ final class ViewModelShapeTests: XCTestCase {
     }
 
     func testAViewModelWhoseOutputCannotBeEncodedIsRefusedAtCreation() {
-        final class Opaque { let value: Driver<NSObject> = .just(NSObject()) }
+        struct Secret { let key = 42 }
+        final class Opaque { let value: Driver<Secret> = .just(Secret()) }
         application.register("opaque") { _ in Opaque() }
         XCTAssertThrowsError(try application.createSession("opaque")) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)

@@ -43,7 +43,7 @@ public struct Catalog: Codable, Sendable {
 
 extension Catalog.Entry {
     /// Lists the ports by making one instance with empty parameters, off any session.
-    init(probing definition: ViewModelDefinition) {
+    init(probing definition: ViewModelDefinition, nameOf: (Any.Type) -> String?) {
         name = definition.name
         shared = definition.isShared
         let scheduler = SerialScheduler(label: "bindery.catalog")
@@ -52,7 +52,13 @@ extension Catalog.Entry {
                 try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())))
             }
             inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
-            outputs = bound.outputs.map { Catalog.Output(name: $0.name, kind: $0.port.outputKind, schema: JSONSchema.of($0.port.elementType)) }
+            outputs = bound.outputs.map { output in
+                let type = output.port.elementType
+                guard case .viewModel? = OutputEncoding(type) else {
+                    return Catalog.Output(name: output.name, kind: output.port.outputKind, schema: JSONSchema.of(type))
+                }
+                return Catalog.Output(name: output.name, kind: output.port.outputKind, schema: JSONSchema.childSession(nameOf(type)))
+            }
             problem = nil
             scheduler.sync { bound.disposables.forEach { $0.dispose() } }
         } catch {

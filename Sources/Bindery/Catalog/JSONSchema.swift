@@ -26,6 +26,18 @@ enum JSONSchema {
         return ["type": "object"]
     }
 
+    /// An output that emits a ViewModel: the reference to the new session.
+    static func childSession(_ viewModel: String?) -> JSONValue {
+        var schema: JSONValue = ["type": "object", "required": ["viewModel", "id", "url"], "properties": [
+            "viewModel": ["type": "string"], "id": ["type": "string"], "url": ["type": "string"],
+        ]]
+        if case .object(var object) = schema, let viewModel {
+            object["x-bindery-view-model"] = .string(viewModel)
+            schema = .object(object)
+        }
+        return schema
+    }
+
     /// A `CaseIterable` type whose cases encode as strings: an enum schema.
     private static func enumCases(_ type: Any.Type) -> JSONValue? {
         guard let iterable = type as? any CaseIterable.Type else { return nil }

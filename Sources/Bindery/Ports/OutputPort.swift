@@ -8,26 +8,21 @@ public enum OutputKind: String, Codable, Sendable {
     case signal
 }
 
-/// A property type that can stand for an output: its elements are encoded to JSON.
+/// A property type that can stand for an output.
 protocol OutputPort {
     /// Driver-like state or signal-like events.
     var outputKind: OutputKind { get }
     /// The Swift type of the elements.
     var elementType: Any.Type { get }
-    /// Subscribes and passes each element as JSON; nil if the elements cannot be encoded.
-    func subscribeJSON(_ onJSON: @escaping (Result<Data, Error>) -> Void) -> Disposable?
+    /// Subscribes to the raw elements.
+    func subscribeValues(onNext: @escaping (Any) -> Void, onError: @escaping (Error) -> Void) -> Disposable
 }
 
 extension ObservableConvertibleType {
     var elementType: Any.Type { Element.self }
 
-    func subscribeJSON(_ onJSON: @escaping (Result<Data, Error>) -> Void) -> Disposable? {
-        guard let encode = OutputEncoding.encoder(for: Element.self) else { return nil }
-        return asObservable().subscribe(onNext: { element in
-            onJSON(Result { try encode(element) })
-        }, onError: { error in
-            onJSON(.failure(error))
-        })
+    func subscribeValues(onNext: @escaping (Any) -> Void, onError: @escaping (Error) -> Void) -> Disposable {
+        asObservable().subscribe(onNext: { onNext($0) }, onError: onError)
     }
 }
 
@@ -55,12 +50,24 @@ extension PublishSubject: OutputPort {
     var outputKind: OutputKind { .signal }
 }
 
-/// Encodes output elements: `Void` as `null`, `Encodable` values as compact JSON on one line.
+/// How an output's elements go on the wire.
 enum OutputEncoding {
-    static func encoder<Element>(for type: Element.Type) -> ((Element) throws -> Data)? {
-        if Element.self == Void.self { return { _ in Data("null".utf8) } }
-        guard Element.self is any Encodable.Type else { return nil }
-        let encoder = JSONEncoder.bindery
-        return { element in try encoder.encodeOpened(element as! any Encodable) }
+    /// `Void` as `null`, `Encodable` values as compact JSON on one line.
+    case json((Any) throws -> Data)
+    /// A ViewModel: it becomes a new session and the event carries its address.
+    case viewModel
+
+    /// The encoding of `type`, or nil if it has none.
+    init?(_ type: Any.Type) {
+        if type == Void.self {
+            self = .json { _ in Data("null".utf8) }
+        } else if type is any Encodable.Type {
+            let encoder = JSONEncoder.bindery
+            self = .json { element in try encoder.encodeOpened(element as! any Encodable) }
+        } else if type is AnyObject.Type {
+            self = .viewModel
+        } else {
+            return nil
+        }
     }
 }

@@ -9,6 +9,7 @@ public final class Application: @unchecked Sendable {
     private let lock = NSLock()
     private var definitions: [String: ViewModelDefinition] = [:]
     private var order: [String] = []
+    private var namesByType: [ObjectIdentifier: String] = [:]
     private var sessions: [String: Session] = [:]
     private var sharedSessions: [String: Session] = [:]
     private var cachedCatalog: Catalog?
@@ -32,6 +33,7 @@ public final class Application: @unchecked Sendable {
             precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
             definitions[name] = ViewModelDefinition(name: name, isShared: shared, make: { try make($0) })
             order.append(name)
+            namesByType[ObjectIdentifier(ViewModel.self)] = namesByType[ObjectIdentifier(ViewModel.self)] ?? name
             cachedCatalog = nil
         }
     }
@@ -49,7 +51,7 @@ public final class Application: @unchecked Sendable {
                 throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
             }
         }
-        let session = Session(id: id, viewModelName: viewModel, limits: configuration)
+        let session = makeSession(id: id, viewModel: viewModel)
         try session.start { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
         return lock.withLock {
             if definition.isShared {
@@ -62,6 +64,37 @@ public final class Application: @unchecked Sendable {
             sessions[id] = session
             return session
         }
+    }
+
+    private func makeSession(id: String, viewModel: String) -> Session {
+        let session = Session(id: id, viewModelName: viewModel, limits: configuration)
+        session.spawn = { [weak self] child in
+            guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
+            return try self.startChild(child)
+        }
+        return session
+    }
+
+    /// Starts a session for a ViewModel an output emitted (navigation to a child).
+    private func startChild(_ viewModel: AnyObject) throws -> Session {
+        guard let name = name(of: type(of: viewModel)) else {
+            throw BinderyError(.viewModelFailed, "\(type(of: viewModel)) is not registered; register it to navigate to it")
+        }
+        let id = SessionID.make()
+        try lock.withLock {
+            if sessions.count >= configuration.maxSessions {
+                throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
+            }
+        }
+        let session = makeSession(id: id, viewModel: name)
+        try session.start { viewModel }
+        lock.withLock { sessions[id] = session }
+        return session
+    }
+
+    /// The registered name of ViewModel type `type`.
+    func name(of type: Any.Type) -> String? {
+        lock.withLock { namesByType[ObjectIdentifier(type)] }
     }
 
     /// The live session `id` of `viewModel`.
@@ -123,7 +156,7 @@ public final class Application: @unchecked Sendable {
     public func catalog() -> Catalog {
         if let cached = lock.withLock({ cachedCatalog }) { return cached }
         let definitions = lock.withLock { order.compactMap { self.definitions[$0] } }
-        let catalog = Catalog(viewModels: definitions.map(Catalog.Entry.init(probing:)))
+        let catalog = Catalog(viewModels: definitions.map { Catalog.Entry(probing: $0, nameOf: self.name(of:)) })
         lock.withLock { cachedCatalog = catalog }
         return catalog
     }

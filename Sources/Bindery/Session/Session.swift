@@ -51,26 +51,44 @@ public final class Session: @unchecked Sendable {
             self.bound = bound
             for port in bound.inputs { inputs[port.name] = port }
             for output in bound.outputs {
-                outputKinds[output.name] = output.port.outputKind
                 let name = output.name, kind = output.port.outputKind
-                guard let subscription = output.port.subscribeJSON({ [weak self] result in
-                    self?.publish(name: name, kind: kind, result)
-                }) else {
-                    throw BinderyError(.viewModelFailed, "output '\(name)' has element type \(output.port.elementType), which is not Encodable")
+                guard let encoding = OutputEncoding(output.port.elementType) else {
+                    throw BinderyError(.viewModelFailed, "output '\(name)' has element type \(output.port.elementType), which is neither Encodable nor a ViewModel")
                 }
-                subscriptions.append(subscription)
+                outputKinds[name] = kind
+                subscriptions.append(output.port.subscribeValues(
+                    onNext: { [weak self] value in self?.receive(value, from: name, kind: kind, encoding: encoding) },
+                    onError: { [weak self] error in self?.limits.log("session \(self?.id ?? ""): output '\(name)' failed: \(error)") }
+                ))
             }
         }
     }
 
-    private func publish(name: String, kind: OutputKind, _ result: Result<Data, Error>) {
+    /// Makes a session for a ViewModel that an output emitted; set by the application.
+    var spawn: ((AnyObject) throws -> Session)?
+
+    private func receive(_ value: Any, from name: String, kind: OutputKind, encoding: OutputEncoding) {
+        // The log is confined to the session's queue; a ViewModel may still emit
+        // from elsewhere (a service's thread, an observable made on another queue).
+        guard scheduler.isCurrent else {
+            scheduler.async { [weak self] in self?.receive(value, from: name, kind: kind, encoding: encoding) }
+            return
+        }
         guard !isDisposed else { return }
-        switch result {
-        case .success(let json):
+        do {
+            let json: Data
+            switch encoding {
+            case .json(let encode):
+                json = try encode(value)
+            case .viewModel:
+                guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
+                let child = try spawn(value as AnyObject)
+                json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id))
+            }
             let event = log.append(name: name, kind: kind, json: json)
             for stream in streams.values { stream.enqueue(event) }
-        case .failure(let error):
-            limits.log("session \(id): output '\(name)' failed: \(error)")
+        } catch {
+            limits.log("session \(id): output '\(name)' could not be sent: \(error)")
         }
     }
 
