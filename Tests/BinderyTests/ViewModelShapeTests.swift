@@ -144,3 +144,35 @@ final class ViewModelShapeTests: XCTestCase {
         XCTAssertTrue(first === second)
     }
 }
+
+final class JSONSchemaTests: XCTestCase {
+    enum Mood: String, Codable, CaseIterable { case calm, busy }
+    struct Address: Codable { let city: String; let zip: Int? }
+    struct Profile: Codable {
+        let name: String
+        let age: Int
+        let score: Double
+        let admin: Bool
+        let mood: Mood
+        let tags: [String]
+        let address: Address
+        let nickname: String?
+    }
+
+    func testPrimitivesOptionalsArraysAndEnums() {
+        XCTAssertEqual(JSONSchema.of(Int.self), ["type": "integer"])
+        XCTAssertEqual(JSONSchema.of([Bool].self), ["type": "array", "items": ["type": "boolean"]])
+        XCTAssertEqual(JSONSchema.of(String?.self), ["anyOf": [["type": "string"], ["type": "null"]]])
+        XCTAssertEqual(JSONSchema.of(Mood.self), ["type": "string", "enum": ["calm", "busy"]])
+    }
+
+    func testStructsBecomeObjectsWithTheirFieldsAndRequiredOnes() {
+        let schema = JSONSchema.of(Profile.self)
+        XCTAssertEqual(schema["type"], "object")
+        XCTAssertEqual(schema["required"], ["name", "age", "score", "admin", "mood", "tags", "address"])
+        XCTAssertEqual(schema["properties"]?["mood"], ["type": "string", "enum": ["calm", "busy"]])
+        XCTAssertEqual(schema["properties"]?["nickname"], ["type": "string"])
+        XCTAssertEqual(schema["properties"]?["address"]?["required"], ["city"])
+        XCTAssertEqual(schema["properties"]?["address"]?["properties"]?["zip"], ["type": "integer"])
+    }
+}

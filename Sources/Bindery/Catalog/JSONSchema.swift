@@ -8,11 +8,12 @@ public protocol JSONSchemaProviding {
 
 /// Derives a JSON schema from a Swift type, as far as the type tells.
 enum JSONSchema {
-    static func of(_ type: Any.Type) -> JSONValue {
+    static func of(_ type: Any.Type, depth: Int = 0) -> JSONValue {
         if type == Void.self { return ["type": "null"] }
         if let provider = type as? JSONSchemaProviding.Type { return provider.jsonSchema }
-        if let optional = type as? OptionalSchema.Type { return ["anyOf": [of(optional.wrappedType), ["type": "null"]]] }
-        if let array = type as? ArraySchema.Type { return ["type": "array", "items": of(array.elementType)] }
+        if let optional = type as? OptionalSchema.Type { return ["anyOf": [of(optional.wrappedType, depth: depth), ["type": "null"]]] }
+        if let array = type as? ArraySchema.Type { return ["type": "array", "items": of(array.elementType, depth: depth)] }
+        if type == JSONValue.self { return [:] }
         switch type {
         case is Bool.Type: return ["type": "boolean"]
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
@@ -23,6 +24,7 @@ enum JSONSchema {
         default: break
         }
         if let cases = enumCases(type) { return cases }
+        if let decodable = type as? any Decodable.Type, let object = SchemaProbe.schema(of: decodable, depth: depth) { return object }
         return ["type": "object"]
     }
 
