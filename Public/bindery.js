@@ -1,23 +1,110 @@
 // Bindery browser client: connects a page to a ViewModel session and binds the
 // DOM declaratively. Plain ES module, no build step, no dependencies.
 //
-//   <main data-bindery="simple">                      ViewModel to run (a new session)
-//     <button data-on-click="buttonTap"               DOM event → input
-//             data-text="buttonTitle"></button>       output → textContent
-//     <div data-style-background="backgroundColor">   output → style property
-//   </main>
-//   <span data-bindery-connection></span>             shows connecting / open / closed / ended
-//                                                      (also on <html data-bindery-state>)
+// Root:    <main data-bindery="simple">          a new session of ViewModel "simple"
+//                                                (or the one named by ?session=<sid>)
+//          data-bindery-params='{"id": 3}'       creation parameters (JSON)
+//
+// Outputs → DOM (a name may be a path into the value: "profile.name"):
+//   data-text="out"            textContent
+//   data-value="out"           a control's value (not while the user edits it)
+//   data-style-<prop>="out"    a style property
+//   data-attr-<name>="out"     an attribute (false/null remove it, true sets it empty)
+//   data-class-<name>="out"    toggles a class on truthiness
+//   data-show="out" / data-hide="out"       visibility
+//   data-disabled="out" / data-enabled="out" a control's disabled state
+//   data-list="out"            an array rendered from the element's <template>, keyed by
+//                              data-key (default "id"), updated in place; inside the
+//                              template the same attributes with "item-" read the item:
+//                              data-item-text="title", data-item-class-done="done", …
+//   data-toast="out"           each value shows briefly as a toast (signals)
+//   data-dialog="out"          each value opens the <dialog> with the text
+//   data-navigate="out"        a ViewModel reference moves the page to that session
+//                              (data-navigate-page="/detail.html", default /<vm>.html)
+//
+// DOM events → inputs:
+//   data-on-<event>="input"    sends the input; the payload is data-payload (JSON), else
+//                              for a form its fields as an object, for a control its value,
+//                              for a list item data-item-payload="field" (or the item's key)
+//   data-debounce="300"        milliseconds to wait for input events (default 250)
+//
+// State:   <span data-bindery-connection>    connecting / open / closed / ended
+//          <html data-bindery-state="…">     the same, for CSS and tests
+//          [data-bindery-errors]             the message of the last failed input
 //
 // Outputs arrive over server-sent events; EventSource reconnects by itself and
 // resumes with Last-Event-ID, so the page recovers its state after a drop.
 
 const api = (path) => `/api/${path}`;
 
+/** The value at a dotted `path` of `value` ("a.b.0"). */
+function pick(value, path) {
+  if (!path.includes(".")) return value;
+  return path.split(".").slice(1).reduce((v, key) => (v == null ? v : v[key]), value);
+}
+
+/** The output name a binding attribute refers to (the first segment of its path). */
+const outputOf = (path) => path.split(".")[0];
+
+function setAttribute(element, name, value) {
+  if (value === false || value == null) element.removeAttribute(name);
+  else element.setAttribute(name, value === true ? "" : String(value));
+}
+
+/** Applies one value to an element's bindings with `prefix` ("data-" or "data-item-"). */
+function applyBindings(element, prefix, matches, valueOf) {
+  for (const attribute of [...element.attributes]) {
+    if (!attribute.name.startsWith(prefix)) continue;
+    const kind = attribute.name.slice(prefix.length);
+    if (!matches(attribute.value)) continue;
+    const value = valueOf(attribute.value);
+    if (kind === "text") element.textContent = value ?? "";
+    else if (kind === "value") {
+      if (document.activeElement !== element || !element.dataset.dirty) {
+        if (element.type === "checkbox") element.checked = !!value;
+        else element.value = value ?? "";
+      }
+    } else if (kind === "show") element.hidden = !value;
+    else if (kind === "hide") element.hidden = !!value;
+    else if (kind === "disabled") element.disabled = !!value;
+    else if (kind === "enabled") element.disabled = !value;
+    else if (kind.startsWith("style-")) element.style.setProperty(kind.slice(6), value ?? "");
+    else if (kind.startsWith("attr-")) setAttribute(element, kind.slice(5), value);
+    else if (kind.startsWith("class-")) element.classList.toggle(kind.slice(6), !!value);
+  }
+}
+
+const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|style-.+|attr-.+|class-.+)$/;
+
+/** The payload a DOM event carries to its input. */
+function payloadOf(element, item, key) {
+  if (element.dataset.payload !== undefined) return JSON.parse(element.dataset.payload);
+  if (item !== undefined) {
+    const field = element.dataset.itemPayload;
+    return field ? pick(item, `.${field}`) : key;
+  }
+  if (element instanceof HTMLFormElement) {
+    const fields = {};
+    for (const control of element.elements) {
+      if (!control.name) continue;
+      if (control.type === "checkbox") fields[control.name] = control.checked;
+      else if (control.type === "number" || control.type === "range") fields[control.name] = control.valueAsNumber;
+      else fields[control.name] = control.value;
+    }
+    return fields;
+  }
+  if (element.type === "checkbox") return element.checked;
+  if (element.type === "number" || element.type === "range") return element.valueAsNumber;
+  if ("value" in element && element.tagName !== "BUTTON") return element.value;
+  return undefined;
+}
+
 /** A page's connection to one session. */
 export class Binding extends EventTarget {
-  constructor(root, viewModel, sessionId) {
+  /** `options.outputs` names outputs to follow even if no element binds them. */
+  constructor(root, viewModel, sessionId, options = {}) {
     super();
+    this.extraOutputs = options.outputs ?? [];
     this.root = root;
     this.viewModel = viewModel;
     this.sessionId = sessionId;
@@ -25,7 +112,8 @@ export class Binding extends EventTarget {
     this.state = "connecting";
     this.source = null;
     this.lastEventId = null;
-    this.#wireInputs();
+    this.lists = new Map();
+    this.#wire(root);
   }
 
   get url() {
@@ -34,11 +122,6 @@ export class Binding extends EventTarget {
 
   /** Opens the event stream, resuming after the last event seen if there was one. */
   start() {
-    this.#open();
-    return this;
-  }
-
-  #open() {
     this.#setState("connecting");
     // EventSource resends Last-Event-ID itself when it reconnects; a fresh one
     // (after stop) cannot set headers, so it names the id in the query instead.
@@ -46,10 +129,7 @@ export class Binding extends EventTarget {
     const source = new EventSource(`${this.url}/events${resume}`);
     this.source = source;
     source.onopen = () => this.#setState("open");
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) this.#setState("closed");
-      else this.#setState("connecting");
-    };
+    source.onerror = () => this.#setState(source.readyState === EventSource.CLOSED ? "closed" : "connecting");
     source.addEventListener("bindery.reset", () => this.values.clear());
     source.addEventListener("bindery.end", () => {
       source.close();
@@ -61,9 +141,10 @@ export class Binding extends EventTarget {
         this.#apply(name, JSON.parse(event.data));
       });
     }
+    return this;
   }
 
-  /** Closes the stream (the page can `start()` again to resume). */
+  /** Closes the stream (`start()` resumes where it stopped). */
   stop() {
     this.source?.close();
     this.source = null;
@@ -79,15 +160,12 @@ export class Binding extends EventTarget {
     });
     const body = await response.json();
     if (!response.ok) {
+      for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = body.message;
       this.dispatchEvent(new CustomEvent("error", { detail: body }));
       throw Object.assign(new Error(body.message), body);
     }
+    for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = "";
     return body;
-  }
-
-  // The root and everything inside it.
-  #elements() {
-    return [this.root, ...this.root.querySelectorAll("*")];
   }
 
   #setState(state) {
@@ -100,12 +178,17 @@ export class Binding extends EventTarget {
     this.dispatchEvent(new CustomEvent("state", { detail: state }));
   }
 
-  // Every output name some element of the page binds to.
+  // The root and everything inside it, except list templates' contents.
+  #elements() {
+    return [this.root, ...this.root.querySelectorAll("*")].filter((element) => !element.closest("template"));
+  }
+
+  // Every output some element binds to.
   #outputNames() {
-    const names = new Set();
+    const names = new Set(this.extraOutputs);
     for (const element of this.#elements()) {
       for (const attribute of element.attributes) {
-        if (attribute.name === "data-text" || attribute.name.startsWith("data-style-")) names.add(attribute.value);
+        if (OUTPUT_KINDS.test(attribute.name)) names.add(outputOf(attribute.value));
       }
     }
     return names;
@@ -113,38 +196,112 @@ export class Binding extends EventTarget {
 
   #apply(name, value) {
     this.values.set(name, value);
+    const matches = (path) => outputOf(path) === name;
     for (const element of this.#elements()) {
-      for (const attribute of element.attributes) {
-        if (attribute.value !== name) continue;
-        if (attribute.name === "data-text") element.textContent = value ?? "";
-        if (attribute.name.startsWith("data-style-")) {
-          element.style.setProperty(attribute.name.slice("data-style-".length), value ?? "");
-        }
-      }
+      applyBindings(element, "data-", matches, (path) => pick(value, path));
+      const list = element.dataset.list;
+      if (list !== undefined && matches(list)) this.#renderList(element, pick(value, list) ?? []);
+      if (element.dataset.toast !== undefined && matches(element.dataset.toast)) this.#toast(element, pick(value, element.dataset.toast));
+      if (element.dataset.dialog !== undefined && matches(element.dataset.dialog)) this.#dialog(element, pick(value, element.dataset.dialog));
+      if (element.dataset.navigate !== undefined && matches(element.dataset.navigate)) this.#navigate(element, pick(value, element.dataset.navigate));
     }
     this.dispatchEvent(new CustomEvent("output", { detail: { name, value } }));
   }
 
-  #wireInputs() {
-    for (const element of this.#elements()) {
-      for (const attribute of element.attributes) {
+  // Renders `items` into `container` from its <template>, keyed, in place.
+  #renderList(container, items) {
+    const template = container.querySelector(":scope > template");
+    if (!template) return;
+    const keyField = container.dataset.key ?? "id";
+    let rendered = this.lists.get(container);
+    if (!rendered) {
+      rendered = new Map();
+      this.lists.set(container, rendered);
+    }
+    const seen = new Set();
+    let previous = template;
+    items.forEach((item, index) => {
+      const key = String(item != null && typeof item === "object" && keyField in item ? item[keyField] : index);
+      seen.add(key);
+      let entry = rendered.get(key);
+      if (!entry) {
+        const element = template.content.firstElementChild.cloneNode(true);
+        element.dataset.key = key;
+        entry = { element, item };
+        rendered.set(key, entry);
+        this.#wire(element, () => entry.item, key);
+      }
+      entry.item = item;
+      for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
+        applyBindings(element, "data-item-", () => true, (path) => (path === "." ? item : pick(item, `.${path}`)));
+      }
+      if (previous.nextElementSibling !== entry.element) previous.after(entry.element);
+      previous = entry.element;
+    });
+    for (const [key, entry] of rendered) {
+      if (!seen.has(key)) {
+        entry.element.remove();
+        rendered.delete(key);
+      }
+    }
+  }
+
+  #toast(element, value) {
+    const toast = document.createElement("div");
+    toast.className = "bindery-toast";
+    toast.setAttribute("role", "status");
+    toast.textContent = typeof value === "string" ? value : JSON.stringify(value);
+    element.append(toast);
+    setTimeout(() => toast.remove(), Number(element.dataset.toastMs ?? 4000));
+  }
+
+  #dialog(element, value) {
+    const dialog = element instanceof HTMLDialogElement ? element : element.querySelector("dialog");
+    if (!dialog) return;
+    const text = dialog.querySelector("[data-dialog-text]") ?? dialog;
+    text.textContent = typeof value === "string" ? value : JSON.stringify(value);
+    if (!dialog.open) dialog.showModal();
+  }
+
+  #navigate(element, reference) {
+    if (!reference || !reference.viewModel || !reference.id) return;
+    const page = element.dataset.navigatePage ?? `/${reference.viewModel}.html`;
+    location.assign(`${page}?session=${encodeURIComponent(reference.id)}`);
+  }
+
+  // Wires DOM events under `scope` to inputs; `item()` gives a list item's value.
+  #wire(scope, item, key) {
+    const elements = [scope, ...scope.querySelectorAll("*")].filter((element) => !element.closest("template"));
+    for (const element of elements) {
+      if (item === undefined && element.closest("[data-list]") && element.closest("[data-list]") !== element) continue;
+      for (const attribute of [...element.attributes]) {
         if (!attribute.name.startsWith("data-on-")) continue;
         const event = attribute.name.slice("data-on-".length);
         const input = attribute.value;
+        let timer;
         element.addEventListener(event, (domEvent) => {
-          domEvent.preventDefault();
-          const raw = element.dataset.payload;
-          this.send(input, raw === undefined ? undefined : JSON.parse(raw)).catch(() => {});
+          if (event === "submit" || event === "click") domEvent.preventDefault();
+          domEvent.stopPropagation();
+          if (event === "input") element.dataset.dirty = "1";
+          const send = () => {
+            delete element.dataset.dirty;
+            const payload = payloadOf(element, item ? item() : undefined, key);
+            this.send(input, payload).catch(() => {});
+            if (event === "submit" && element.dataset.reset !== undefined) element.reset();
+          };
+          if (event === "input") {
+            clearTimeout(timer);
+            timer = setTimeout(send, Number(element.dataset.debounce ?? 250));
+          } else send();
         });
       }
     }
   }
 }
 
-/** Creates a session of `viewModel` (or reuses `?session=` from the URL) and binds `root`. */
-export async function connect(root, viewModel, parameters) {
-  const existing = new URLSearchParams(location.search).get("session");
-  let sessionId = existing;
+/** Creates a session of `viewModel` (or joins `?session=` from the URL) and binds `root`. */
+export async function connect(root, viewModel, parameters, options) {
+  let sessionId = new URLSearchParams(location.search).get("session");
   if (!sessionId) {
     const response = await fetch(api(viewModel), {
       method: "POST",
@@ -158,18 +315,21 @@ export async function connect(root, viewModel, parameters) {
     url.searchParams.set("session", sessionId);
     history.replaceState(null, "", url);
   }
-  return new Binding(root, viewModel, sessionId).start();
+  return new Binding(root, viewModel, sessionId, options).start();
 }
 
 /** Binds every `[data-bindery]` element of the page. */
 export async function bindPage() {
   const bindings = [];
   for (const root of document.querySelectorAll("[data-bindery]")) {
-    bindings.push(await connect(root, root.dataset.bindery));
+    const parameters = root.dataset.binderyParams ? JSON.parse(root.dataset.binderyParams) : undefined;
+    bindings.push(await connect(root, root.dataset.bindery, parameters));
   }
   window.bindery = bindings.length === 1 ? bindings[0] : bindings;
+  document.dispatchEvent(new CustomEvent("bindery:ready", { detail: bindings }));
   return bindings;
 }
 
+// Pages without [data-bindery] (the inspector) bind by hand with `connect`.
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", bindPage);
 else bindPage();

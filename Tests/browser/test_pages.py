@@ -23,7 +23,9 @@ def test_index_lists_the_catalog(server, browser):
     item = wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-view-model='simple']"))[0]
     assert "buttonTap" in item.text
     assert "backgroundColor (driver)" in item.text
-    assert item.find_element(By.TAG_NAME, "a").get_attribute("href").endswith("/simple.html")
+    wait(browser, lambda b: item.find_elements(By.CSS_SELECTOR, "a.inspect"))
+    assert item.find_element(By.CSS_SELECTOR, "a.page").get_attribute("href").endswith("/simple.html")
+    assert item.find_element(By.CSS_SELECTOR, "a.inspect").get_attribute("href").endswith("/inspector.html?vm=simple")
 
 
 def test_color_page_click_changes_color_and_title_without_reload(server, browser):
