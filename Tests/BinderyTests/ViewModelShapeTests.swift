@@ -176,3 +176,32 @@ final class JSONSchemaTests: XCTestCase {
         XCTAssertEqual(schema["properties"]?["address"]?["properties"]?["zip"], ["type": "integer"])
     }
 }
+
+final class DeclaredOutputTests: XCTestCase {
+    /// Emits on subjects, as the practical-MVVM article's HomeViewModel does.
+    final class SubjectViewModel {
+        let albums = PublishSubject<[String]>()
+        let error = PublishSubject<String>()
+        let requestData = PublishRelay<Void>()
+        private let disposeBag = DisposeBag()
+        init() {
+            requestData.map { ["Abbey Road"] }.bind(to: albums).disposed(by: disposeBag)
+            requestData.map { "offline" }.bind(to: error).disposed(by: disposeBag)
+        }
+    }
+
+    func testRegistrationNamesSubjectsAsOutputsWithTheirKind() throws {
+        let application = Application()
+        defer { application.stop() }
+        application.register("subjects", outputs: ["albums": .driver, "error": .signal]) { _ in SubjectViewModel() }
+        let entry = try XCTUnwrap(application.catalog().viewModels.first)
+        XCTAssertEqual(entry.inputs.map(\.name), ["requestData"])
+        XCTAssertEqual(entry.outputs.map(\.name), ["albums", "error"])
+        XCTAssertEqual(entry.outputs.map(\.kind), [.driver, .signal])
+
+        let session = try application.createSession("subjects")
+        let snapshot = try session.send(input: "requestData", payload: Data())
+        XCTAssertEqual(snapshot.outputs.map(\.name), ["albums"], "a declared driver is in the snapshot, the signal is not")
+        XCTAssertEqual(snapshot.lastEventID, 2)
+    }
+}

@@ -49,15 +49,15 @@ extension Catalog.Entry {
         let scheduler = SerialScheduler(label: "bindery.catalog")
         do {
             let bound = try scheduler.sync {
-                try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())))
+                try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())), declaredOutputs: definition.declaredOutputs)
             }
             inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
             outputs = bound.outputs.map { output in
                 let type = output.port.elementType
                 guard case .viewModel? = OutputEncoding(type) else {
-                    return Catalog.Output(name: output.name, kind: output.port.outputKind, schema: JSONSchema.of(type))
+                    return Catalog.Output(name: output.name, kind: output.kind, schema: JSONSchema.of(type))
                 }
-                return Catalog.Output(name: output.name, kind: output.port.outputKind, schema: JSONSchema.childSession(nameOf(type)))
+                return Catalog.Output(name: output.name, kind: output.kind, schema: JSONSchema.childSession(nameOf(type)))
             }
             problem = nil
             scheduler.sync { bound.disposables.forEach { $0.dispose() } }

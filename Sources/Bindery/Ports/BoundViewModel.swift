@@ -6,19 +6,24 @@
 /// `Driver`, `Signal`, `Observable` and `BehaviorRelay` are outputs; inside a
 /// property named `input(s)` everything is an input, inside `output(s)`
 /// everything is an output (so `vm.input.x` and `vm.output.y` work as written).
+/// The registration may name more outputs (`declaredOutputs`), for ViewModels
+/// that emit on subjects.
 struct BoundViewModel {
     /// The ViewModel, kept alive with the session.
     let instance: Any
     /// Inputs in declaration order.
     var inputs: [InputPort] = []
-    /// Outputs in declaration order.
-    var outputs: [(name: String, port: OutputPort)] = []
+    /// Outputs in declaration order, with their kind.
+    var outputs: [(name: String, port: OutputPort, kind: OutputKind)] = []
+    /// Properties the registration names as outputs, with their kind.
+    var declaredOutputs: [String: OutputKind] = [:]
     /// Subscriptions the ViewModel returned, disposed with the session.
     var disposables: [Disposable] = []
 
     /// Binds `viewModel` and finds its ports.
-    static func bind(_ viewModel: Any) throws -> BoundViewModel {
+    static func bind(_ viewModel: Any, declaredOutputs: [String: OutputKind] = [:]) throws -> BoundViewModel {
         var bound = BoundViewModel(instance: viewModel)
+        bound.declaredOutputs = declaredOutputs
         if let binding = viewModel as? any ViewModelBinding {
             let (output, inputs) = try bindAny(binding)
             bound.inputs = inputs
@@ -52,15 +57,19 @@ struct BoundViewModel {
     }
 
     private mutating func add(_ value: Any, named name: String, role: Role, depth: Int) throws {
+        if let kind = declaredOutputs[name], let port = value as? OutputPort {
+            outputs.append((name, port, kind))
+            return
+        }
         switch role {
         case .input:
             if let receiving = value as? InputReceiving { inputs.append(try receiving.makeInputPort(named: name)) }
         case .output:
-            if let port = value as? OutputPort { outputs.append((name, port)) }
+            if let port = value as? OutputPort { outputs.append((name, port, port.outputKind)) }
             else if let disposable = value as? Disposable { disposables.append(disposable) }
         case .any:
             if let port = value as? OutputPort, !(value is InputByDefault) {
-                outputs.append((name, port))
+                outputs.append((name, port, port.outputKind))
             } else if let receiving = value as? InputReceiving {
                 inputs.append(try receiving.makeInputPort(named: name))
             } else if let disposable = value as? Disposable, !(value is DisposeBag) {

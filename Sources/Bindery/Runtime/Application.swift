@@ -25,13 +25,15 @@ public final class Application: @unchecked Sendable {
     /// - Parameters:
     ///   - name: The name in URLs (`/api/<name>`): letters, digits, `-` and `_`.
     ///   - shared: One session for every client instead of one per `POST`.
+    ///   - outputs: Properties that are outputs although their type reads as an
+    ///     input (a `PublishSubject` a ViewModel emits on), with their kind.
     ///   - make: Creates the ViewModel; it runs on the new session's scheduler.
-    public func register<ViewModel>(_ name: String, shared: Bool = false, make: @escaping (ViewModelContext) throws -> ViewModel) {
+    public func register<ViewModel>(_ name: String, shared: Bool = false, outputs: [String: OutputKind] = [:], make: @escaping (ViewModelContext) throws -> ViewModel) {
         precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && name.allSatisfy(\.isASCII),
                      "ViewModel name '\(name)' must be ASCII letters, digits, - or _")
         lock.withLock {
             precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
-            definitions[name] = ViewModelDefinition(name: name, isShared: shared, make: { try make($0) })
+            definitions[name] = ViewModelDefinition(name: name, isShared: shared, declaredOutputs: outputs, make: { try make($0) })
             order.append(name)
             namesByType[ObjectIdentifier(ViewModel.self)] = namesByType[ObjectIdentifier(ViewModel.self)] ?? name
             cachedCatalog = nil
@@ -52,7 +54,7 @@ public final class Application: @unchecked Sendable {
             }
         }
         let session = makeSession(id: id, viewModel: viewModel)
-        try session.start { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
+        try session.start(declaredOutputs: definition.declaredOutputs) { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
         return lock.withLock {
             if definition.isShared {
                 if let raced = sharedSessions[viewModel] {
@@ -87,7 +89,7 @@ public final class Application: @unchecked Sendable {
             }
         }
         let session = makeSession(id: id, viewModel: name)
-        try session.start { viewModel }
+        try session.start(declaredOutputs: lock.withLock { definitions[name]?.declaredOutputs } ?? [:]) { viewModel }
         lock.withLock { sessions[id] = session }
         return session
     }

@@ -2,5 +2,7 @@
 struct ViewModelDefinition {
     let name: String
     let isShared: Bool
+    /// Properties that are outputs whatever their type suggests, with their kind.
+    let declaredOutputs: [String: OutputKind]
     let make: (ViewModelContext) throws -> Any
 }

@@ -37,7 +37,7 @@ public final class Session: @unchecked Sendable {
     }
 
     /// Creates the ViewModel with `make` on the session's scheduler and subscribes to its outputs.
-    func start(_ make: () throws -> Any) throws {
+    func start(declaredOutputs: [String: OutputKind] = [:], _ make: () throws -> Any) throws {
         try scheduler.sync {
             let viewModel: Any
             do {
@@ -47,11 +47,11 @@ public final class Session: @unchecked Sendable {
             } catch {
                 throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
             }
-            let bound = try BoundViewModel.bind(viewModel)
+            let bound = try BoundViewModel.bind(viewModel, declaredOutputs: declaredOutputs)
             self.bound = bound
             for port in bound.inputs { inputs[port.name] = port }
             for output in bound.outputs {
-                let name = output.name, kind = output.port.outputKind
+                let name = output.name, kind = output.kind
                 guard let encoding = OutputEncoding(output.port.elementType) else {
                     throw BinderyError(.viewModelFailed, "output '\(name)' has element type \(output.port.elementType), which is neither Encodable nor a ViewModel")
                 }
