@@ -1,0 +1,55 @@
+import Foundation
+import Bindery
+
+/// A message list with an input field and a send button whose loading state
+/// is an output (RxMVVM).
+final class MessageListViewModel {
+    // MARK: Inputs
+    let editText = PublishRelay<String>()
+    let sendTap = PublishRelay<Void>()
+
+    // MARK: Outputs
+    let messages: Driver<[Message]>
+    let draft: Driver<String>
+    let isSending: Driver<Bool>
+    let canSend: Driver<Bool>
+    let errorMessage: Signal<String>
+
+    private let disposeBag = DisposeBag()
+
+    init(services: ServiceProvider) {
+        let messageService = services.messageService
+        let text = BehaviorRelay(value: "")
+        let sent = BehaviorRelay<[Message]>(value: [])
+        let sending = BehaviorRelay(value: false)
+        let errors = PublishRelay<String>()
+
+        editText.bind(to: text).disposed(by: disposeBag)
+
+        sendTap
+            .withLatestFrom(text)
+            .filter { _ in !sending.value }
+            .flatMapLatest { draft -> Observable<Message> in
+                sending.accept(true)
+                return messageService.send(draft)
+                    .catch { error in
+                        errors.accept("\(error)")
+                        return .empty()
+                    }
+                    .do(onDispose: { sending.accept(false) })
+            }
+            .subscribe(onNext: { message in
+                sent.accept(sent.value + [message])
+                text.accept("")
+            })
+            .disposed(by: disposeBag)
+
+        messages = sent.asDriver()
+        draft = text.asDriver()
+        isSending = sending.asDriver()
+        canSend = Driver.combineLatest(text.asDriver(), sending.asDriver()) { text, sending in
+            !sending && !text.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        errorMessage = errors.asSignal()
+    }
+}

@@ -1,0 +1,41 @@
+import Bindery
+import Foundation
+
+/// The services the example ViewModels use, made once for the app and handed
+/// to each ViewModel's factory (seed 000's `ServiceProvider`).
+public final class ServiceProvider {
+    /// Where the services' simulated latency runs.
+    let scheduler: SchedulerType
+    /// Users and following.
+    let userService: UserService
+    /// The items of the table and list examples.
+    let itemService: ItemService
+    /// Sending messages.
+    let messageService: MessageService
+    /// Currency rates, read from `rates.json`.
+    let currencyService: CurrencyService
+    /// Albums and tracks, read from `albums.json`.
+    let albumService: AlbumService
+
+    /// Services with `latency` on `scheduler` (a background scheduler by default).
+    public init(scheduler: SchedulerType = ConcurrentDispatchQueueScheduler(qos: .userInitiated), latency: RxTimeInterval = .milliseconds(150)) {
+        self.scheduler = scheduler
+        userService = UserService(scheduler: scheduler, latency: latency)
+        itemService = ItemService()
+        messageService = MessageService(scheduler: scheduler, latency: latency)
+        currencyService = CurrencyService(scheduler: scheduler, latency: latency)
+        albumService = AlbumService(scheduler: scheduler)
+    }
+}
+
+/// A file shipped with the examples.
+enum ExampleData {
+    static func load<T: Decodable>(_ name: String, as type: T.Type) throws -> T {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "json") else {
+            throw ExampleDataError.missing(name)
+        }
+        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+    }
+}
+
+enum ExampleDataError: Error { case missing(String) }
