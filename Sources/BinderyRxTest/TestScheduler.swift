@@ -1,8 +1,11 @@
 import BinderyRx
 import Foundation
 
-/// A scheduler with virtual time, as in RxTest: work runs in time order when
-/// the test calls `start()` or `advanceTo(_:)`; nothing sleeps.
+/// A scheduler with virtual time, as in RxTest: work runs in time order (ties
+/// in the order scheduled) when the test calls `start()` or `advanceTo(_:)`;
+/// nothing sleeps. Work due now or earlier runs one tick later when
+/// `simulateProcessingDelay` is on, as RxTest does for every way of
+/// scheduling: `schedule`, `scheduleAt`, hot and cold events and `start`.
 ///
 /// Thread safety: use from the test's thread only.
 public final class TestScheduler: SchedulerType {
@@ -41,11 +44,11 @@ public final class TestScheduler: SchedulerType {
     /// The virtual clock as a date (ticks times resolution after the reference date).
     public var now: RxTime { Date(timeIntervalSince1970: Double(clock) * resolution) }
 
-    /// Runs `action` at virtual time `time`.
+    /// Runs `action` at virtual time `time` (one tick after now if `time` is not in the future).
     @discardableResult
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> Disposable {
         let cancel = BooleanDisposable()
-        queue.append(Item(time: time, id: nextId, action: action, cancel: cancel))
+        queue.append(Item(time: adjusted(time), id: nextId, action: action, cancel: cancel))
         nextId += 1
         return cancel
     }
@@ -75,22 +78,30 @@ public final class TestScheduler: SchedulerType {
         let delta = ticks(dueTime)
         guard delta != Int.max else { return Disposables.create() }
         let inner = SingleAssignmentDisposable()
-        let cancel = scheduleAt(adjusted(clock + delta)) { inner.setDisposable(action(state)) }
+        let cancel = scheduleAt(clock + delta) { inner.setDisposable(action(state)) }
         return Disposables.create(cancel, inner)
     }
 
-    /// Runs every scheduled item in time order until none is left.
+    /// Runs every scheduled item in time order until none is left or `stop()` is called.
     public func start() {
+        guard !running else { return }
         advance(until: Int.max)
     }
 
-    /// Runs scheduled items up to and including `time`, then sets the clock to `time`.
+    /// Runs scheduled items up to and including `time`, then sets the clock to `time` (it never goes back).
     public func advanceTo(_ time: TestTime) {
+        precondition(!running, "The scheduler is already running")
         advance(until: time)
-        if time > clock { clock = time }
+        clock = max(clock, time)
     }
 
-    /// Stops running (a no-op kept for RxTest compatibility after `start`).
+    /// Moves the clock forward by `ticks` without running anything.
+    public func sleep(_ ticks: TestTime) {
+        precondition(ticks >= 0, "Can't sleep into the past")
+        clock += ticks
+    }
+
+    /// Stops `start()` or `advanceTo(_:)` after the item that is running.
     public func stop() { running = false }
 
     private func advance(until limit: TestTime) {
@@ -129,6 +140,7 @@ public final class TestScheduler: SchedulerType {
     }
 
     /// Creates the observable at `created`, subscribes at `subscribed`, disposes at `disposed`, runs everything, and returns the recording.
+    /// `create` may return any observable-convertible sequence (an `Observable`, a `Driver`, a `Single`).
     public func start<Element, Source: ObservableConvertibleType>(created: TestTime, subscribed: TestTime, disposed: TestTime, create: @escaping () -> Source) -> TestableObserver<Element> where Source.Element == Element {
         var source: Observable<Element>?
         var subscription: Disposable?

@@ -28,8 +28,8 @@ final class HotObservable<Element>: TestableObservable<Element> {
     override init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
         super.init(scheduler: scheduler, recordedEvents: recordedEvents)
         for recorded in recordedEvents {
-            _ = scheduler.scheduleAt(recorded.time) { [weak self] in
-                guard let self else { return }
+            // Held strongly, as RxTest does: a hot observable fires whether or not the test keeps it.
+            scheduler.scheduleAt(recorded.time) {
                 for key in self.observers.keys.sorted() { self.observers[key]?.on(recorded.value) }
             }
         }
@@ -49,7 +49,8 @@ final class HotObservable<Element>: TestableObservable<Element> {
     }
 }
 
-/// A cold test observable: each subscription replays the events relative to its own start.
+/// A cold test observable: each subscription replays the events relative to its
+/// own start (an event at offset 0 arrives one tick later, like anything scheduled now).
 final class ColdObservable<Element>: TestableObservable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subscriptions.append(Subscription(scheduler.clock))

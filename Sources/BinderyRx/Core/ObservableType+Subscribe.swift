@@ -4,22 +4,27 @@ extension ObservableType {
         subscribe(AnyObserver(eventHandler: on))
     }
 
-    /// Subscribes closures to elements, errors, completion and disposal.
+    /// Subscribes closures to elements, errors, completion and disposal; as in
+    /// RxSwift, `onDisposed` also runs after a terminal event.
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
         let subscription = subscribe(AnyObserver<Element> { event in
             switch event {
             case .next(let value): onNext?(value)
-            case .error(let error): onError?(error)
-            case .completed: onCompleted?()
+            case .error(let error):
+                onError?(error)
+                disposed.dispose()
+            case .completed:
+                onCompleted?()
+                disposed.dispose()
             }
         })
-        guard let onDisposed else { return subscription }
-        return Disposables.create(subscription, Disposables.create(with: onDisposed))
+        return Disposables.create(subscription, disposed)
     }
 
     /// Subscribes closures, passing `object` to each so the caller needs no capture list.

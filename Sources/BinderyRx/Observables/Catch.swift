@@ -2,15 +2,18 @@ extension ObservableType {
     /// On error, continues with the sequence `handler` returns.
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         Observable { observer in
+            // The source's subscription is set before it can fail, so the handler's never gets replaced.
             let subscription = SerialDisposable()
-            subscription.disposable = self.subscribe { event in
+            let source = SingleAssignmentDisposable()
+            subscription.disposable = source
+            source.setDisposable(self.subscribe { event in
                 guard case .error(let error) = event else { return observer.on(event) }
                 do {
                     subscription.disposable = try handler(error).subscribe(observer)
                 } catch {
                     observer.on(.error(error))
                 }
-            }
+            })
             return subscription
         }
     }

@@ -2,8 +2,10 @@ import Foundation
 
 /// The shared engine of every `combineLatest`: once each source has an element,
 /// every new element emits the combination of the latest ones. Errors end it at
-/// once; it completes when every source has completed. A lock serializes
-/// sources that deliver on different threads.
+/// once. It completes when every source has completed, or, as in RxSwift, when
+/// an element arrives while some other source has completed without ever
+/// emitting (no combination can ever be made). A lock serializes sources that
+/// deliver on different threads.
 func combineLatestEngine<Result>(_ sources: [Observable<Any>], _ combine: @escaping ([Any]) throws -> Result) -> Observable<Result> {
     Observable { observer in
         if sources.isEmpty {
@@ -12,17 +14,22 @@ func combineLatestEngine<Result>(_ sources: [Observable<Any>], _ combine: @escap
         }
         let lock = NSRecursiveLock()
         var latest = [Any?](repeating: nil, count: sources.count)
-        var missing = sources.count
-        var active = sources.count
-        let subscriptions = CompositeDisposable()
+        var isDone = [Bool](repeating: false, count: sources.count)
+        var numberOfValues = 0
+        var numberOfDone = 0
+        let subscriptions = sources.map { _ in SingleAssignmentDisposable() }
         for (index, source) in sources.enumerated() {
-            let subscription = source.subscribe { event in
+            subscriptions[index].setDisposable(source.subscribe { event in
                 lock.withLock {
                     switch event {
                     case .next(let value):
-                        if latest[index] == nil { missing -= 1 }
+                        if latest[index] == nil { numberOfValues += 1 }
                         latest[index] = value
-                        guard missing == 0 else { return }
+                        guard numberOfValues == sources.count else {
+                            let othersDone = numberOfDone - (isDone[index] ? 1 : 0)
+                            if othersDone == sources.count - 1 { observer.on(.completed) }
+                            return
+                        }
                         do {
                             observer.on(.next(try combine(latest.map { $0! })))
                         } catch {
@@ -31,14 +38,15 @@ func combineLatestEngine<Result>(_ sources: [Observable<Any>], _ combine: @escap
                     case .error(let error):
                         observer.on(.error(error))
                     case .completed:
-                        active -= 1
-                        if active == 0 { observer.on(.completed) }
+                        guard !isDone[index] else { return }
+                        isDone[index] = true
+                        numberOfDone += 1
+                        if numberOfDone == sources.count { observer.on(.completed) }
                     }
                 }
-            }
-            subscriptions.insert(subscription)
+            })
         }
-        return subscriptions
+        return Disposables.create(subscriptions)
     }
 }
 

@@ -1,10 +1,12 @@
 import Foundation
 
-/// How long `share(replay:scope:)` keeps its replay buffer.
+/// How long `share(replay:scope:)` keeps its replay subject.
 public enum SubjectLifetimeScope {
-    /// The buffer lives while there are subscribers; the source is resubscribed afresh after.
+    /// Each connection to the source has its own subject: when the source ends or
+    /// the last subscriber leaves, the buffer goes and the next subscriber reconnects.
     case whileConnected
-    /// The buffer lives forever; late subscribers also get a terminal event.
+    /// One subject for all connections: after the source ends, new subscribers get
+    /// the buffer and the terminal event and the source is not subscribed again.
     case forever
 }
 
@@ -13,20 +15,30 @@ extension ObservableType {
     /// the last `replay` elements to each new one. The source is subscribed on
     /// the first subscription and disposed when the last one goes away.
     public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
-        let connection = ShareConnection(source: asObservable(), replay: replay, scope: scope)
-        return Observable { observer in connection.subscribe(observer) }
+        let connectable = ShareConnectable(source: asObservable(), replay: replay, scope: scope)
+        return Observable { observer in connectable.subscribe(observer) }
     }
 }
 
-/// The shared state behind one `share` operator.
-final class ShareConnection<Element>: @unchecked Sendable {
+/// The shared state behind one `share` operator: the current connection to the
+/// source, counted by its subscribers.
+///
+/// Thread safety: one recursive lock, shared with every subject it makes, guards
+/// the state and delivery, so subscribing and delivering never lock in opposite orders.
+final class ShareConnectable<Element>: @unchecked Sendable {
+    private final class Connection {
+        let subject: ReplaySubject<Element>
+        let subscription = SingleAssignmentDisposable()
+        var count = 0
+        init(subject: ReplaySubject<Element>) { self.subject = subject }
+    }
+
     private let source: Observable<Element>
     private let replay: Int
     private let scope: SubjectLifetimeScope
     private let lock = NSRecursiveLock()
-    private var subject: ReplaySubject<Element>?
-    private var connection: SingleAssignmentDisposable?
-    private var count = 0
+    private var connection: Connection?
+    private lazy var foreverSubject = makeSubject()
 
     init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
         self.source = source
@@ -35,42 +47,44 @@ final class ShareConnection<Element>: @unchecked Sendable {
     }
 
     private func makeSubject() -> ReplaySubject<Element> {
-        ReplaySubject.create(bufferSize: replay)
+        ReplaySubject(bufferSize: replay, lock: lock)
     }
 
     func subscribe(_ observer: AnyObserver<Element>) -> Disposable {
-        lock.withLock {
-            let subject = self.subject ?? makeSubject()
-            self.subject = subject
-            count += 1
-            let subscription = subject.subscribe(observer)
-            if connection == nil {
-                let connection = SingleAssignmentDisposable()
-                self.connection = connection
-                connection.setDisposable(source.subscribe { [weak self] event in
-                    self?.lock.withLock {
-                        if event.isStopEvent, self?.scope == .whileConnected {
-                            self?.subject = nil
-                            self?.connection = nil
-                        }
-                    }
-                    subject.on(event)
-                })
-            }
-            return Disposables.create { [weak self] in
-                subscription.dispose()
-                self?.release()
-            }
+        // Connecting and disconnecting happen outside the lock: the source may be a
+        // subject delivering into this lock from another thread right now.
+        let (subscription, connection, connect) = lock.withLock { () -> (Disposable, Connection?, Bool) in
+            let connection = self.connection ?? Connection(subject: scope == .forever ? foreverSubject : makeSubject())
+            let subscription = connection.subject.subscribe(observer)
+            // A `.forever` subject that has ended has just replayed everything, end included.
+            if connection.subject.isStopped { return (subscription, nil, false) }
+            connection.count += 1
+            let isNew = self.connection == nil
+            if isNew { self.connection = connection }
+            return (subscription, connection, isNew)
+        }
+        guard let connection else { return subscription }
+        if connect {
+            connection.subscription.setDisposable(source.subscribe { [weak self] event in
+                self?.lock.withLock {
+                    if event.isStopEvent, self?.connection === connection { self?.connection = nil }
+                    connection.subject.on(event)
+                }
+            })
+        }
+        return Disposables.create { [weak self] in
+            subscription.dispose()
+            self?.release(connection)
         }
     }
 
-    private func release() {
-        lock.withLock {
-            count -= 1
-            guard count == 0 else { return }
-            connection?.dispose()
-            connection = nil
-            if scope == .whileConnected { subject = nil }
+    private func release(_ connection: Connection) {
+        let disconnect = lock.withLock { () -> Bool in
+            connection.count -= 1
+            guard connection.count == 0 else { return false }
+            if self.connection === connection { self.connection = nil }
+            return true
         }
+        if disconnect { connection.subscription.dispose() }
     }
 }

@@ -12,7 +12,7 @@ public final class BehaviorSubject<Element>: SubjectType, ObserverType, Cancelab
     public var hasObservers: Bool { core.hasObservers }
 
     /// Whether the subject was disposed.
-    public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
+    public var isDisposed: Bool { core.isDisposed }
 
     /// The current value; throws the error the subject ended with, or if disposed.
     public func value() throws -> Element {
@@ -35,16 +35,9 @@ public final class BehaviorSubject<Element>: SubjectType, ObserverType, Cancelab
     /// Subscribes `observer`, which gets the current value at once.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         core.lock.withLock {
-            if core.isDisposed {
-                observer.on(.error(RxError.disposed(object: self)))
-                return Disposables.create()
-            }
-            if let stop = core.stopEvent {
-                observer.on(stop)
-                return Disposables.create()
-            }
-            let subscription = core.add(AnyObserver(observer))
-            observer.on(.next(element))
+            let isLive = core.stopEvent == nil && !core.isDisposed
+            let subscription = core.subscribe(observer, owner: self)
+            if isLive { observer.on(.next(element)) }
             return subscription
         }
     }

@@ -12,26 +12,16 @@ public final class PublishSubject<Element>: SubjectType, ObserverType, Cancelabl
     public var hasObservers: Bool { core.hasObservers }
 
     /// Whether the subject was disposed.
-    public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
+    public var isDisposed: Bool { core.isDisposed }
 
     /// Sends `event` to every subscriber.
     public func on(_ event: Event<Element>) {
         core.lock.withLock { core.deliver(event) }
     }
 
-    /// Subscribes `observer`.
+    /// Subscribes `observer`; never waits for a delivery in progress.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        core.lock.withLock {
-            if core.isDisposed {
-                observer.on(.error(RxError.disposed(object: self)))
-                return Disposables.create()
-            }
-            if let stop = core.stopEvent {
-                observer.on(stop)
-                return Disposables.create()
-            }
-            return core.add(AnyObserver(observer))
-        }
+        core.subscribe(observer, owner: self)
     }
 
     /// The observer side.

@@ -1,12 +1,21 @@
+import Foundation
+
 /// A subject that replays up to `bufferSize` past elements (and the terminal event) to each new subscriber.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
 public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable {
-    let core = SubjectCore<Element>()
+    let core: SubjectCore<Element>
     private let bufferSize: Int
     private var buffer: [Element] = []
 
-    private init(bufferSize: Int) { self.bufferSize = bufferSize }
+    /// A subject guarded by `lock`, which `share` hands to all its subjects.
+    init(bufferSize: Int, lock: NSRecursiveLock = NSRecursiveLock()) {
+        self.bufferSize = bufferSize
+        core = SubjectCore(lock: lock)
+    }
+
+    /// Whether the subject has ended; call with the lock held.
+    var isStopped: Bool { core.stopEvent != nil }
 
     /// A subject replaying the last `bufferSize` elements.
     public static func create(bufferSize: Int) -> ReplaySubject<Element> {
@@ -22,7 +31,7 @@ public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable
     public var hasObservers: Bool { core.hasObservers }
 
     /// Whether the subject was disposed.
-    public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
+    public var isDisposed: Bool { core.isDisposed }
 
     /// Sends `event`, buffering elements.
     public func on(_ event: Event<Element>) {
@@ -39,16 +48,10 @@ public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable
     /// Subscribes `observer`, which gets the buffer first.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         core.lock.withLock {
-            if core.isDisposed {
-                observer.on(.error(RxError.disposed(object: self)))
-                return Disposables.create()
+            if !core.isDisposed {
+                for value in buffer { observer.on(.next(value)) }
             }
-            for value in buffer { observer.on(.next(value)) }
-            if let stop = core.stopEvent {
-                observer.on(stop)
-                return Disposables.create()
-            }
-            return core.add(AnyObserver(observer))
+            return core.subscribe(observer, owner: self)
         }
     }
 

@@ -59,10 +59,7 @@ extension SharedSequenceConvertibleType {
 
     /// Emits `elements` first.
     public func startWith(_ elements: Element...) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(raw: Observable { observer in
-            for element in elements { observer.on(.next(element)) }
-            return self.asObservable().subscribe(observer)
-        })
+        SharedSequence(asObservable().startWith(contentsOf: elements))
     }
 
     /// Drops elements whose key equals the previous key.
@@ -78,6 +75,46 @@ extension SharedSequenceConvertibleType {
     /// Mirrors the latest inner sequence.
     public func flatMapLatest<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
         SharedSequence(asObservable().flatMapLatest { selector($0).asObservable() })
+    }
+
+    /// Maps each element to a shared sequence and merges them.
+    public func flatMap<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
+        SharedSequence(asObservable().flatMap { selector($0).asObservable() })
+    }
+
+    /// Mirrors the shared sequence made from an element, ignoring elements until it completes.
+    public func flatMapFirst<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
+        SharedSequence(asObservable().flatMapFirst { selector($0).asObservable() })
+    }
+
+    /// Maps each element to a shared sequence and emits them one after another.
+    public func concatMap<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
+        SharedSequence(asObservable().concatMap { selector($0).asObservable() })
+    }
+
+    /// Emits an element only after `dueTime` passes without another, timed on the strategy's scheduler.
+    public func debounce(_ dueTime: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().debounce(dueTime, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// Emits at most one element per `dueTime`, timed on the strategy's scheduler.
+    public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().throttle(dueTime, latest: latest, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// Shifts elements by `dueTime`, timed on the strategy's scheduler.
+    public func delay(_ dueTime: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().delay(dueTime, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// Drops the first `count` elements.
+    public func skip(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().skip(count))
+    }
+
+    /// Emits the first `count` elements, then completes.
+    public func take(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().take(count))
     }
 
     /// On each element, emits `resultSelector(element, latest of second)`.
@@ -96,6 +133,18 @@ extension SharedSequenceConvertibleType {
     }
 }
 
+extension SharedSequenceConvertibleType where Element: SharedSequenceConvertibleType, Element.SharingStrategy == SharingStrategy {
+    /// Merges the inner shared sequences.
+    public func merge() -> SharedSequence<SharingStrategy, Element.Element> {
+        SharedSequence(asObservable().flatMap { $0.asObservable() })
+    }
+
+    /// Mirrors the latest inner shared sequence.
+    public func switchLatest() -> SharedSequence<SharingStrategy, Element.Element> {
+        SharedSequence(asObservable().flatMapLatest { $0.asObservable() })
+    }
+}
+
 extension SharedSequenceConvertibleType where Element: Equatable {
     /// Drops elements equal to the one before.
     public func distinctUntilChanged() -> SharedSequence<SharingStrategy, Element> {
@@ -107,5 +156,10 @@ extension SharedSequence {
     /// Combines the latest elements of every source into an array.
     public static func combineLatest<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence<SharingStrategy, [Element]>(Observable.combineLatest(collection.map { $0.asObservable() }))
+    }
+
+    /// Pairs up the elements of every source, by index, into arrays.
+    public static func zip<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
+        SharedSequence<SharingStrategy, [Element]>(Observable.zip(collection.map { $0.asObservable() }))
     }
 }

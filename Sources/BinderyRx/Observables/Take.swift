@@ -1,0 +1,16 @@
+extension ObservableType {
+    /// Emits the first `count` elements, then completes.
+    public func take(_ count: Int) -> Observable<Element> {
+        precondition(count >= 0, "count can't be negative")
+        if count == 0 { return .empty() }
+        return Observable { observer in
+            var remaining = count
+            return self.subscribe { event in
+                guard case .next = event else { return observer.on(event) }
+                remaining -= 1
+                observer.on(event)
+                if remaining == 0 { observer.on(.completed) }
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// A sequence that never fails: `next* completed?`, as RxSwift 6's `Infallible`.
+public struct Infallible<Element>: InfallibleType {
+    let source: Observable<Element>
+
+    /// Wraps `source`, which must never fail.
+    init(_ source: Observable<Element>) { self.source = source }
+
+    /// The sequence as an `Observable`.
+    public func asObservable() -> Observable<Element> { source }
+
+    /// This sequence.
+    public func asInfallible() -> Infallible<Element> { self }
+}
+
+/// Something that is an `Infallible`.
+public protocol InfallibleType: ObservableConvertibleType {
+    /// The sequence as an `Infallible`.
+    func asInfallible() -> Infallible<Element>
+}
+
+/// What an `Infallible.create` closure sends: elements and completion, never an error.
+@frozen public enum InfallibleEvent<Element> {
+    /// The next element.
+    case next(Element)
+    /// The sequence finished.
+    case completed
+}
+
+extension ObservableConvertibleType {
+    /// An infallible that, on error, emits `element` and completes.
+    public func asInfallible(onErrorJustReturn element: Element) -> Infallible<Element> {
+        Infallible(asObservable().catchAndReturn(element))
+    }
+
+    /// An infallible that, on error, continues with `infallible`.
+    public func asInfallible(onErrorFallbackTo infallible: Infallible<Element>) -> Infallible<Element> {
+        Infallible(asObservable().catch { _ in infallible.asObservable() })
+    }
+
+    /// An infallible that, on error, continues with the infallible `recover` returns.
+    public func asInfallible(onErrorRecover recover: @escaping (Swift.Error) -> Infallible<Element>) -> Infallible<Element> {
+        Infallible(asObservable().catch { recover($0).asObservable() })
+    }
+}
+
+extension InfallibleType {
+    /// An infallible whose subscriptions run `subscribe`.
+    public static func create(subscribe: @escaping (@escaping (InfallibleEvent<Element>) -> Void) -> Disposable) -> Infallible<Element> {
+        Infallible(Observable.create { observer in
+            subscribe { event in
+                switch event {
+                case .next(let element): observer.on(.next(element))
+                case .completed: observer.on(.completed)
+                }
+            }
+        })
+    }
+
+    /// An infallible of one element.
+    public static func just(_ element: Element) -> Infallible<Element> { Infallible(Observable.just(element)) }
+
+    /// An infallible that completes at once.
+    public static func empty() -> Infallible<Element> { Infallible(Observable.empty()) }
+
+    /// An infallible that never delivers anything.
+    public static func never() -> Infallible<Element> { Infallible(Observable.never()) }
+
+    /// An infallible of the given elements.
+    public static func of(_ elements: Element...) -> Infallible<Element> { Infallible(Observable.from(elements)) }
+
+    /// An infallible of the array's elements.
+    public static func from(_ array: [Element]) -> Infallible<Element> { Infallible(Observable.from(array)) }
+
+    /// An infallible made anew by `factory` for each subscription.
+    public static func deferred(_ factory: @escaping () -> Infallible<Element>) -> Infallible<Element> {
+        Infallible(Observable.deferred { factory().asObservable() })
+    }
+
+    /// Subscribes closures to elements, completion and disposal.
+    public func subscribe(onNext: ((Element) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
+        asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes closures, passing `object` (held weakly) to each.
+    public func subscribe<Object: AnyObject>(with object: Object, onNext: ((Object, Element) -> Void)? = nil, onCompleted: ((Object) -> Void)? = nil, onDisposed: ((Object) -> Void)? = nil) -> Disposable {
+        asObservable().subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes a closure to every event.
+    public func subscribe(_ on: @escaping (InfallibleEvent<Element>) -> Void) -> Disposable {
+        asObservable().subscribe { event in
+            switch event {
+            case .next(let element): on(.next(element))
+            case .completed: on(.completed)
+            case .error: break
+            }
+        }
+    }
+
+    /// Sends the elements to each observer.
+    public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
+        asObservable().subscribe { event in observers.forEach { $0.on(event) } }
+    }
+
+    /// Calls `onNext` for each element.
+    public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
+        asObservable().subscribe(onNext: onNext)
+    }
+}

@@ -1,0 +1,95 @@
+/// The trait of `Maybe`: at most one element, then completion, or an error.
+public enum MaybeTrait {}
+
+/// A sequence of at most one element: `success | completed | error`.
+public typealias Maybe<Element> = PrimitiveSequence<MaybeTrait, Element>
+
+/// What a `Maybe` delivers.
+@frozen public enum MaybeEvent<Element> {
+    /// The one element; ends the sequence.
+    case success(Element)
+    /// The sequence failed.
+    case error(Swift.Error)
+    /// The sequence ended without an element.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait {
+    /// The callback a `Maybe.create` closure reports to.
+    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+
+    /// A maybe whose subscriptions run `subscribe`; only the first event counts.
+    public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable) -> Maybe<Element> {
+        Maybe(raw: Observable.create { observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.on(.next(element))
+                    observer.on(.completed)
+                case .error(let error): observer.on(.error(error))
+                case .completed: observer.on(.completed)
+                }
+            }
+        })
+    }
+
+    /// A maybe that succeeds at once with `element`.
+    public static func just(_ element: Element) -> Maybe<Element> { Maybe(raw: Observable.just(element)) }
+
+    /// A maybe that completes at once without an element.
+    public static func empty() -> Maybe<Element> { Maybe(raw: Observable.empty()) }
+
+    /// Subscribes a closure to the result.
+    public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> Disposable {
+        var stopped = false
+        return primitiveSequence.source.subscribe { event in
+            guard !stopped else { return }
+            stopped = true
+            switch event {
+            case .next(let element): observer(.success(element))
+            case .error(let error): observer(.error(error))
+            case .completed: observer(.completed)
+            }
+        }
+    }
+
+    /// Subscribes closures to success, error, completion and disposal.
+    public func subscribe(onSuccess: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
+        let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let subscription = subscribe { event in
+            defer { disposed.dispose() }
+            switch event {
+            case .success(let element): onSuccess?(element)
+            case .error(let error): onError?(error)
+            case .completed: onCompleted?()
+            }
+        }
+        return Disposables.create(subscription, disposed)
+    }
+
+    /// Transforms the element.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.map(transform))
+    }
+
+    /// Transforms the element, completing empty on nil.
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.compactMap(transform))
+    }
+
+    /// Continues with the maybe `selector` returns for the element.
+    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.flatMap(selector))
+    }
+
+    /// Succeeds with `element` if it completes empty.
+    public func ifEmpty(default element: Element) -> Single<Element> {
+        Single(raw: primitiveSequence.source.asSingleSource(ifEmpty: element))
+    }
+
+    /// The maybe, ignoring its element, as a `Completable`.
+    public func asCompletable() -> Completable { Completable(raw: primitiveSequence.source.ignoreElements()) }
+
+    /// This maybe.
+    public func asMaybe() -> Maybe<Element> { primitiveSequence }
+}

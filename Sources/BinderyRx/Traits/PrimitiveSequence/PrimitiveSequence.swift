@@ -1,0 +1,90 @@
+/// An observable with a narrower grammar, chosen by `Trait`: `Single`, `Maybe`
+/// or `Completable`, as in RxSwift. Its operators keep the trait.
+public struct PrimitiveSequence<Trait, Element> {
+    let source: Observable<Element>
+
+    /// Wraps `source`, which must already obey the trait's grammar.
+    init(raw source: Observable<Element>) { self.source = source }
+}
+
+/// Something that is a `PrimitiveSequence`.
+public protocol PrimitiveSequenceType {
+    /// The trait: `SingleTrait`, `MaybeTrait` or `CompletableTrait`.
+    associatedtype Trait
+    /// The type of the element.
+    associatedtype Element
+    /// The sequence itself.
+    var primitiveSequence: PrimitiveSequence<Trait, Element> { get }
+}
+
+extension PrimitiveSequence: PrimitiveSequenceType {
+    /// This sequence.
+    public var primitiveSequence: PrimitiveSequence<Trait, Element> { self }
+}
+
+extension PrimitiveSequence: ObservableConvertibleType {
+    /// The sequence as an `Observable`.
+    public func asObservable() -> Observable<Element> { source }
+}
+
+extension PrimitiveSequence {
+    /// A sequence made anew by `observableFactory` for each subscription; a thrown error fails it.
+    public static func deferred(_ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.deferred { try observableFactory().asObservable() })
+    }
+
+    /// A sequence that fails at once with `error`.
+    public static func error(_ error: Swift.Error) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.error(error))
+    }
+
+    /// A sequence that never delivers anything.
+    public static func never() -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.never())
+    }
+
+    /// Delivers the events through `scheduler`.
+    public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.observe(on: scheduler))
+    }
+
+    /// Subscribes to (and disposes) the source through `scheduler`.
+    public func subscribe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.subscribe(on: scheduler))
+    }
+
+    /// On error, continues with the sequence `handler` returns.
+    public func `catch`(_ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.catch { try handler($0).asObservable() })
+    }
+
+    /// Resubscribes after every error, up to `maxAttemptCount` subscriptions in all.
+    public func retry(_ maxAttemptCount: Int) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(maxAttemptCount))
+    }
+
+    /// Resubscribes after every error, for ever.
+    public func retry() -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry())
+    }
+
+    /// Fails with `RxError.timeout` if `dueTime` passes before it ends.
+    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
+    }
+
+    /// Shifts the result by `dueTime`.
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
+    }
+
+    /// Subscribes only after `dueTime`.
+    public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delaySubscription(dueTime, scheduler: scheduler))
+    }
+
+    /// Prints every event, subscription and disposal.
+    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+    }
+}

@@ -1,0 +1,71 @@
+import BinderyRx
+import Dispatch
+import XCTest
+
+final class SerialSchedulerTests: XCTestCase {
+    func testWorkScheduledWhileWorkRunsIsTrampolined() {
+        let scheduler = SerialScheduler(label: "test.trampoline")
+        var log: [String] = []
+        scheduler.sync {
+            _ = scheduler.schedule(()) { _ in
+                log.append("inner")
+                _ = scheduler.schedule(()) { _ in
+                    log.append("innermost")
+                    return Disposables.create()
+                }
+                log.append("inner end")
+                return Disposables.create()
+            }
+            log.append("outer end")
+        }
+        XCTAssertEqual(log, ["outer end", "inner", "inner end", "innermost"])
+    }
+
+    func testSyncReturnsAfterEverythingItCaused() {
+        let scheduler = SerialScheduler(label: "test.sync")
+        let subject = PublishSubject<Int>()
+        var received: [Int] = []
+        let subscription = subject.observe(on: scheduler).map { $0 * 2 }.observe(on: scheduler).subscribe(onNext: { received.append($0) })
+        scheduler.sync { subject.onNext(1); subject.onNext(2) }
+        XCTAssertEqual(received, [2, 4])
+        subscription.dispose()
+    }
+
+    func testCancelledTrampolinedWorkDoesNotRun() {
+        let scheduler = SerialScheduler(label: "test.cancel")
+        var ran = false
+        scheduler.sync {
+            scheduler.schedule(()) { _ in
+                ran = true
+                return Disposables.create()
+            }.dispose()
+        }
+        XCTAssertFalse(ran)
+    }
+
+    func testSyncFromItsOwnQueueRunsInline() {
+        let scheduler = SerialScheduler(label: "test.reentrant")
+        let value = scheduler.sync { scheduler.sync { 42 } }
+        XCTAssertEqual(value, 42)
+        XCTAssertTrue(scheduler.sync { scheduler.isCurrent })
+        XCTAssertFalse(scheduler.isCurrent)
+    }
+
+    func testWorkFromOtherThreadsRunsSeriallyInOrderPerThread() {
+        let scheduler = SerialScheduler(label: "test.threads")
+        var count = 0
+        let done = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                done.enter()
+                _ = scheduler.schedule(()) { _ in
+                    count += 1
+                    done.leave()
+                    return Disposables.create()
+                }
+            }
+        }
+        done.wait()
+        XCTAssertEqual(scheduler.sync { count }, 1600)
+    }
+}
