@@ -4,6 +4,7 @@
 // Root:    <main data-bindery="simple">          a new session of ViewModel "simple"
 //                                                (or the one named by ?session=<sid>)
 //          data-bindery-params='{"id": 3}'       creation parameters (JSON)
+//          data-bindery-start="reload"           inputs to send once when the page creates the session
 //
 // Outputs → DOM (a name may be a path into the value: "profile.name"):
 //   data-text="out"            textContent
@@ -18,14 +19,16 @@
 //                              template the same attributes with "item-" read the item:
 //                              data-item-text="title", data-item-class-done="done", …
 //   data-toast="out"           each value shows briefly as a toast (signals)
-//   data-dialog="out"          each value opens the <dialog> with the text
+//   data-dialog="out"          each value opens the <dialog>: its data-item-* elements bind the
+//                              value's fields, else its [data-dialog-text] shows the text
 //   data-navigate="out"        a ViewModel reference moves the page to that session
 //                              (data-navigate-page="/detail.html", default /<vm>.html)
 //
 // DOM events → inputs:
 //   data-on-<event>="input"    sends the input; the payload is data-payload (JSON), else
 //                              for a form its fields as an object, for a control its value,
-//                              for a list item data-item-payload="field" (or the item's key)
+//                              for a list item data-item-payload="field" (or the item's key);
+//                              sends go out in order, pending debounced input first
 //   data-debounce="300"        milliseconds to wait for input events (default 250)
 //
 // State:   <span data-bindery-connection>    connecting / open / closed / ended
@@ -113,7 +116,16 @@ export class Binding extends EventTarget {
     this.source = null;
     this.lastEventId = null;
     this.lists = new Map();
+    this.sending = Promise.resolve();
+    this.debounced = new Set();
     this.#wire(root);
+    // A page kept in the back/forward cache would keep its stream open, and a
+    // browser allows only six HTTP/1.1 connections per host: after a few
+    // navigations new requests would stall. Close on the way out, resume on return.
+    addEventListener("pagehide", () => this.source?.close());
+    addEventListener("pageshow", (event) => {
+      if (event.persisted && this.source) this.start();
+    });
   }
 
   get url() {
@@ -151,8 +163,18 @@ export class Binding extends EventTarget {
     this.#setState("closed");
   }
 
-  /** Sends one input; resolves with the snapshot after its effects. */
-  async send(input, payload) {
+  /**
+   * Sends one input; resolves with the snapshot after its effects. Sends go out
+   * one after another in call order, so inputs reach the ViewModel as the user
+   * made them.
+   */
+  send(input, payload) {
+    const result = this.sending.then(() => this.#post(input, payload));
+    this.sending = result.catch(() => {});
+    return result;
+  }
+
+  async #post(input, payload) {
     const response = await fetch(`${this.url}/inputs/${input}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -221,7 +243,8 @@ export class Binding extends EventTarget {
     const seen = new Set();
     let previous = template;
     items.forEach((item, index) => {
-      const key = String(item != null && typeof item === "object" && keyField in item ? item[keyField] : index);
+      const rawKey = item != null && typeof item === "object" && keyField in item ? item[keyField] : index;
+      const key = String(rawKey);
       seen.add(key);
       let entry = rendered.get(key);
       if (!entry) {
@@ -229,7 +252,7 @@ export class Binding extends EventTarget {
         element.dataset.key = key;
         entry = { element, item };
         rendered.set(key, entry);
-        this.#wire(element, () => entry.item, key);
+        this.#wire(element, () => entry.item, rawKey);
       }
       entry.item = item;
       for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
@@ -258,8 +281,13 @@ export class Binding extends EventTarget {
   #dialog(element, value) {
     const dialog = element instanceof HTMLDialogElement ? element : element.querySelector("dialog");
     if (!dialog) return;
-    const text = dialog.querySelector("[data-dialog-text]") ?? dialog;
-    text.textContent = typeof value === "string" ? value : JSON.stringify(value);
+    const fields = [...dialog.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("data-item-")));
+    if (fields.length > 0) {
+      for (const field of fields) applyBindings(field, "data-item-", () => true, (path) => (path === "." ? value : pick(value, `.${path}`)));
+    } else {
+      const text = dialog.querySelector("[data-dialog-text]") ?? dialog;
+      text.textContent = typeof value === "string" ? value : JSON.stringify(value);
+    }
     if (!dialog.open) dialog.showModal();
   }
 
@@ -279,20 +307,27 @@ export class Binding extends EventTarget {
         const event = attribute.name.slice("data-on-".length);
         const input = attribute.value;
         let timer;
+        const send = () => {
+          clearTimeout(timer);
+          this.debounced.delete(send);
+          delete element.dataset.dirty;
+          const payload = payloadOf(element, item ? item() : undefined, key);
+          this.send(input, payload).catch(() => {});
+          if (event === "submit" && element.dataset.reset !== undefined) element.reset();
+        };
         element.addEventListener(event, (domEvent) => {
           if (event === "submit" || event === "click") domEvent.preventDefault();
           domEvent.stopPropagation();
-          if (event === "input") element.dataset.dirty = "1";
-          const send = () => {
-            delete element.dataset.dirty;
-            const payload = payloadOf(element, item ? item() : undefined, key);
-            this.send(input, payload).catch(() => {});
-            if (event === "submit" && element.dataset.reset !== undefined) element.reset();
-          };
           if (event === "input") {
+            element.dataset.dirty = "1";
             clearTimeout(timer);
+            this.debounced.add(send);
             timer = setTimeout(send, Number(element.dataset.debounce ?? 250));
-          } else send();
+          } else {
+            // Typing not yet sent goes first: "type, then click Send" sends the text.
+            for (const pending of [...this.debounced]) pending();
+            send();
+          }
         });
       }
     }
@@ -302,7 +337,8 @@ export class Binding extends EventTarget {
 /** Creates a session of `viewModel` (or joins `?session=` from the URL) and binds `root`. */
 export async function connect(root, viewModel, parameters, options) {
   let sessionId = new URLSearchParams(location.search).get("session");
-  if (!sessionId) {
+  const created = !sessionId;
+  if (created) {
     const response = await fetch(api(viewModel), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -315,7 +351,12 @@ export async function connect(root, viewModel, parameters, options) {
     url.searchParams.set("session", sessionId);
     history.replaceState(null, "", url);
   }
-  return new Binding(root, viewModel, sessionId, options).start();
+  const binding = new Binding(root, viewModel, sessionId, options).start();
+  // Inputs a new session needs once, like viewDidLoad (`data-bindery-start="reload"`).
+  if (created && root.dataset.binderyStart) {
+    for (const input of root.dataset.binderyStart.split(",")) await binding.send(input.trim()).catch(() => {});
+  }
+  return binding;
 }
 
 /** Binds every `[data-bindery]` element of the page. */

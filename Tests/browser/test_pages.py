@@ -77,3 +77,11 @@ def test_connection_state_shows_ended_when_the_session_is_disposed(server, brows
     session = browser.execute_script("return window.bindery.sessionId")
     assert requests.delete(server.api(f"/simple/{session}"), timeout=5).status_code == 204
     wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, "[data-bindery-connection]").text == "ended")
+
+
+def test_many_navigations_do_not_exhaust_the_browsers_connections(server, browser):
+    # Six HTTP/1.1 connections per host: pages must close their stream when they go.
+    for _ in range(8):
+        browser.get(server.url + "/simple.html")
+        wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "open")
+        assert browser.execute_script("return fetch('/api').then(r => r.status)") == 200

@@ -1,0 +1,143 @@
+"""Every example page in headless Chromium: act, see the DOM change, including error paths."""
+import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def wait(browser, condition, timeout=10):
+    return WebDriverWait(browser, timeout).until(lambda b: condition(b))
+
+
+def text(browser, css):
+    elements = browser.find_elements(By.CSS_SELECTOR, css)
+    return elements[0].text if elements else None
+
+
+def texts(browser, css):
+    return [e.text for e in browser.find_elements(By.CSS_SELECTOR, css)]
+
+
+def visible(browser, css):
+    elements = browser.find_elements(By.CSS_SELECTOR, css)
+    return bool(elements) and elements[0].is_displayed()
+
+
+def open_page(browser, url):
+    browser.get(url)
+    wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "open")
+
+
+def test_table_lists_items_and_shows_the_selected_content(server, browser):
+    open_page(browser, server.url + "/table.html")
+    wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
+    assert texts(browser, "[data-list='items'] li")[0] == "Observables"
+    first = browser.find_element(By.CSS_SELECTOR, "[data-list='items'] li[data-key='3']")
+    first.click()
+    wait(browser, lambda b: "Shared, replaying, never failing" in (text(b, ".bindery-toast") or ""))
+    browser.find_element(By.ID, "reload").click()  # re-fetch: rows update in place, not rebuilt
+    wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-list='items'] li[data-key='3']") == first
+
+
+def test_profile_follow_and_unfollow(server, browser):
+    open_page(browser, server.url + "/profile.html?user=1")
+    wait(browser, lambda b: text(b, "#name") == "Ada Lovelace")
+    followers = int(text(browser, "#followers"))
+    browser.find_element(By.ID, "follow").click()
+    wait(browser, lambda b: text(b, "#follow") == "Unfollow")
+    assert int(text(browser, "#followers")) == followers + 1
+    assert "following" in browser.find_element(By.ID, "follow").get_attribute("class")
+    browser.find_element(By.ID, "follow").click()
+    wait(browser, lambda b: text(b, "#follow") == "Follow")
+    assert int(text(browser, "#followers")) == followers
+
+
+def test_profile_shows_the_service_refusal(server, browser):
+    open_page(browser, server.url + "/profile.html?user=3")
+    wait(browser, lambda b: text(b, "#name") == "Private Account")
+    browser.find_element(By.ID, "follow").click()
+    wait(browser, lambda b: "does not accept new followers" in (text(b, "#error") or ""))
+    assert text(browser, "#follow") == "Follow"
+    assert not visible(browser, ".spinner")
+
+
+def test_list_navigates_to_a_detail_session_and_back(server, browser):
+    open_page(browser, server.url + "/list.html")
+    wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
+    list_url = browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "[data-list='items'] li[data-key='2']").click()
+    wait(browser, lambda b: "/detail.html?session=" in b.current_url)
+    wait(browser, lambda b: text(b, "#title") == "Subjects")
+    assert "relays never terminate" in text(browser, "#content")
+    browser.find_element(By.ID, "back").click()
+    wait(browser, lambda b: b.current_url == list_url)
+    wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
+
+
+def test_messages_send_with_loading_state_and_errors(server, browser):
+    open_page(browser, server.url + "/messages.html")
+    send = browser.find_element(By.ID, "send")
+    wait(browser, lambda b: send.get_attribute("disabled") is not None)  # nothing to send yet
+    field = browser.find_element(By.ID, "text")
+    field.send_keys("Hello from Chromium")
+    wait(browser, lambda b: send.get_attribute("disabled") is None)
+    send.click()
+    wait(browser, lambda b: texts(b, "#messages li") == ["Hello from Chromium"])
+    wait(browser, lambda b: field.get_attribute("value") == "")  # the draft is cleared by the ViewModel
+    field.send_keys("Second")
+    wait(browser, lambda b: send.get_attribute("disabled") is None)  # as a person waits for the button
+    field.send_keys(Keys.ENTER)
+    wait(browser, lambda b: texts(b, "#messages li") == ["Hello from Chromium", "Second"])
+
+
+def test_currency_lists_rates_and_opens_a_detail(server, browser):
+    open_page(browser, server.url + "/currency.html")
+    wait(browser, lambda b: len(texts(b, "[data-list='currencies'] tr")) == 15)
+    browser.find_element(By.CSS_SELECTOR, "[data-list='currencies'] tr[data-key='USD']").click()
+    wait(browser, lambda b: b.find_element(By.ID, "detail").get_attribute("open") is not None)
+    assert text(browser, "#detail-rate") == "1.0852"
+
+
+def test_home_loads_albums_and_tracks(server, browser):
+    open_page(browser, server.url + "/home.html")
+    wait(browser, lambda b: len(texts(b, "#albums li")) == 5)
+    assert len(texts(browser, "#tracks li")) == 6
+    assert texts(browser, "#albums li")[0].startswith("Kind of Blue")
+    assert not visible(browser, "#loading")
+
+
+def test_home_shows_loading_while_slow(server, browser):
+    open_page(browser, server.url + "/home.html?latencyMilliseconds=1500")
+    wait(browser, lambda b: visible(b, "#loading"))
+    wait(browser, lambda b: len(texts(b, "#albums li")) == 5 and not visible(b, "#loading"))
+
+
+def test_home_shows_typed_errors(server, browser):
+    open_page(browser, server.url + "/home.html?failure=internet")
+    wait(browser, lambda b: "offline" in (text(b, "#error") or ""))
+    open_page(browser, server.url + "/home.html?failure=server")
+    wait(browser, lambda b: "maintenance" in (text(b, "#error") or ""))
+    assert texts(browser, "#albums li") == []
+
+
+def test_a_page_recovers_its_state_after_a_reconnect(server, browser):
+    open_page(browser, server.url + "/messages.html")
+    session = browser.execute_script("return window.bindery.sessionId")
+    browser.execute_script("window.bindery.stop()")
+    server.send("messages", session, "editText", "sent while away")
+    server.send("messages", session, "sendTap")
+    import time
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:  # the service answers after its latency
+        if requests.get(server.api(f"/messages/{session}/outputs/messages"), timeout=5).json():
+            break
+        time.sleep(0.05)
+    browser.execute_script("window.bindery.start()")
+    wait(browser, lambda b: texts(b, "#messages li") == ["sent while away"])
+
+
+def test_bad_input_from_a_page_shows_the_server_message(server, browser):
+    open_page(browser, server.url + "/messages.html")
+    browser.execute_script("window.bindery.send('editText', 42).catch(() => {})")
+    wait(browser, lambda b: "expected a string" in (text(b, "[data-bindery-errors]") or ""))
