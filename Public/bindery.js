@@ -26,7 +26,8 @@
 //
 // DOM events → inputs:
 //   data-on-<event>="input"    sends the input; the payload is data-payload (JSON), else
-//                              for a form its fields as an object, for a control its value,
+//                              for a form its fields as an object (or, with
+//                              data-payload-field="name", that field's value), for a control its value,
 //                              for a list item data-item-payload="field" (or the item's key);
 //                              sends go out in order, pending debounced input first
 //   data-debounce="300"        milliseconds to wait for input events (default 250)
@@ -85,6 +86,9 @@ function payloadOf(element, item, key) {
   if (item !== undefined) {
     const field = element.dataset.itemPayload;
     return field ? pick(item, `.${field}`) : key;
+  }
+  if (element instanceof HTMLFormElement && element.dataset.payloadField) {
+    return payloadOf(element.elements.namedItem(element.dataset.payloadField));
   }
   if (element instanceof HTMLFormElement) {
     const fields = {};

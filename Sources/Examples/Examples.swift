@@ -19,6 +19,7 @@ public enum Examples {
         }
         application.register("messages") { _ in MessageListViewModel(services: services) }
         application.register("currency") { _ in CurrencyViewModel(service: services.currencyService) }
+        application.register("sending") { _ in SendingListViewModel(database: services.databaseService) }
         application.register("home", outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]) { context in
             HomeViewModel(service: services.albumService, mode: try context.parameters(as: AlbumServiceMode.self))
         }

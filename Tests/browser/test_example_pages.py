@@ -141,3 +141,31 @@ def test_bad_input_from_a_page_shows_the_server_message(server, browser):
     open_page(browser, server.url + "/messages.html")
     browser.execute_script("window.bindery.send('editText', 42).catch(() => {})")
     wait(browser, lambda b: "expected a string" in (text(b, "[data-bindery-errors]") or ""))
+
+
+def test_sending_list_uploads_through_an_action(server, browser):
+    open_page(browser, server.url + "/sending.html")
+    send = browser.find_element(By.ID, "send")
+    wait(browser, lambda b: send.get_attribute("disabled") is not None)  # nothing pending: the action is disabled
+    field = browser.find_element(By.ID, "text")
+    for text in ["first", "second", "third"]:
+        field.send_keys(text, Keys.ENTER)
+    wait(browser, lambda b: texts(b, "#pending li span") == ["first", "second", "third"])
+    browser.find_element(By.CSS_SELECTOR, "#pending li[data-key='2'] .remove").click()
+    wait(browser, lambda b: texts(b, "#pending li span") == ["first", "third"])
+    wait(browser, lambda b: send.get_attribute("disabled") is None)
+    send.click()
+    wait(browser, lambda b: texts(b, "#sent li") == ["first", "third"])
+    assert texts(browser, "#pending li span") == []
+    assert not visible(browser, "#sending")
+
+
+def test_sending_list_shows_the_database_refusal(server, browser):
+    open_page(browser, server.url + "/sending.html")
+    field = browser.find_element(By.ID, "text")
+    field.send_keys("please reject me", Keys.ENTER)
+    wait(browser, lambda b: texts(b, "#pending li span") == ["please reject me"])
+    browser.find_element(By.ID, "send").click()
+    wait(browser, lambda b: "refused" in (text(b, "#error") or ""))
+    assert texts(browser, "#pending li span") == ["please reject me"], "nothing was lost"
+    assert texts(browser, "#sent li") == []

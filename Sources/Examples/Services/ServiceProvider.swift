@@ -16,6 +16,8 @@ public final class ServiceProvider {
     let currencyService: CurrencyService
     /// Albums and tracks, read from `albums.json`.
     let albumService: AlbumService
+    /// The database the sending list uploads to.
+    let databaseService: DatabaseService
 
     /// Services with `latency` on `scheduler` (a background scheduler by default).
     public init(scheduler: SchedulerType = ConcurrentDispatchQueueScheduler(qos: .userInitiated), latency: RxTimeInterval = .milliseconds(150)) {
@@ -25,6 +27,7 @@ public final class ServiceProvider {
         messageService = MessageService(scheduler: scheduler, latency: latency)
         currencyService = CurrencyService(scheduler: scheduler, latency: latency)
         albumService = AlbumService(scheduler: scheduler)
+        databaseService = DatabaseService(scheduler: scheduler, latency: latency)
     }
 }
 
