@@ -8,6 +8,8 @@ public struct Catalog: Codable, Sendable {
         public let name: String
         /// Whether all clients share one session.
         public let shared: Bool
+        /// What the ViewModel is for, if the registration says.
+        public let summary: String?
         /// The inputs, in declaration order.
         public let inputs: [Input]
         /// The outputs, in declaration order.
@@ -46,6 +48,7 @@ extension Catalog.Entry {
     init(probing definition: ViewModelDefinition, nameOf: (Any.Type) -> String?) {
         name = definition.name
         shared = definition.isShared
+        summary = definition.summary
         let scheduler = SerialScheduler(label: "bindery.catalog")
         do {
             let bound = try scheduler.sync {

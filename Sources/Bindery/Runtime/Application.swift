@@ -25,15 +25,16 @@ public final class Application: @unchecked Sendable {
     /// - Parameters:
     ///   - name: The name in URLs (`/api/<name>`): letters, digits, `-` and `_`.
     ///   - shared: One session for every client instead of one per `POST`.
+    ///   - summary: One sentence for the catalog: what the ViewModel is for.
     ///   - outputs: Properties that are outputs although their type reads as an
     ///     input (a `PublishSubject` a ViewModel emits on), with their kind.
     ///   - make: Creates the ViewModel; it runs on the new session's scheduler.
-    public func register<ViewModel>(_ name: String, shared: Bool = false, outputs: [String: OutputKind] = [:], make: @escaping (ViewModelContext) throws -> ViewModel) {
+    public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping (ViewModelContext) throws -> ViewModel) {
         precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && name.allSatisfy(\.isASCII),
                      "ViewModel name '\(name)' must be ASCII letters, digits, - or _")
         lock.withLock {
             precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
-            definitions[name] = ViewModelDefinition(name: name, isShared: shared, declaredOutputs: outputs, make: { try make($0) })
+            definitions[name] = ViewModelDefinition(name: name, isShared: shared, summary: summary, declaredOutputs: outputs, make: { try make($0) })
             order.append(name)
             namesByType[ObjectIdentifier(ViewModel.self)] = namesByType[ObjectIdentifier(ViewModel.self)] ?? name
             cachedCatalog = nil

@@ -2,6 +2,8 @@
 struct ViewModelDefinition {
     let name: String
     let isShared: Bool
+    /// One sentence for the catalog.
+    let summary: String?
     /// Properties that are outputs whatever their type suggests, with their kind.
     let declaredOutputs: [String: OutputKind]
     let make: (ViewModelContext) throws -> Any
