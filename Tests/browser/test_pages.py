@@ -19,13 +19,18 @@ def button_text(browser):
 
 
 def test_index_lists_the_catalog(server, browser):
+    import requests
+    names = [vm["name"] for vm in requests.get(server.api(), timeout=5).json()["viewModels"]]
     browser.get(server.url + "/")
-    item = wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-view-model='simple']"))[0]
-    assert "buttonTap" in item.text
-    assert "backgroundColor (driver)" in item.text
-    wait(browser, lambda b: item.find_elements(By.CSS_SELECTOR, "a.inspect"))
-    assert item.find_element(By.CSS_SELECTOR, "a.page").get_attribute("href").endswith("/simple.html")
-    assert item.find_element(By.CSS_SELECTOR, "a.inspect").get_attribute("href").endswith("/inspector.html?vm=simple")
+    wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".catalog li a.inspect")) == len(names))
+    for name in names:
+        item = browser.find_element(By.CSS_SELECTOR, f"[data-view-model='{name}']")
+        assert item.find_element(By.CSS_SELECTOR, "a.inspect").get_attribute("href").endswith(f"/inspector.html?vm={name}")
+        assert item.find_element(By.CSS_SELECTOR, "a.page").get_attribute("href").endswith(f"/{name}.html"), f"{name} has a page"
+    simple = browser.find_element(By.CSS_SELECTOR, "[data-view-model='simple']")
+    assert "Color cycling" in simple.text
+    assert [c.text for c in simple.find_elements(By.CSS_SELECTOR, ".chip.in")] == ["buttonTap"]
+    assert [c.text for c in simple.find_elements(By.CSS_SELECTOR, ".chip.out.driver")] == ["backgroundColor", "buttonTitle"]
 
 
 def test_color_page_click_changes_color_and_title_without_reload(server, browser):
