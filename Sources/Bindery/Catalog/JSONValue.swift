@@ -62,7 +62,7 @@ public indirect enum JSONValue: Codable, Equatable, Sendable, ExpressibleByStrin
 
 extension JSONEncoder {
     /// The encoder Bindery writes every JSON body and event with: compact, one line, sorted keys.
-    static var bindery: JSONEncoder {
+    package static var bindery: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

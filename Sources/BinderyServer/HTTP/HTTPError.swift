@@ -43,16 +43,7 @@ struct HTTPError: Error {
 
     /// The error as a JSON response.
     var response: Response {
-        let body = (try? JSONEncoder.binderyServer.encode(["error": code, "message": message])) ?? Data()
+        let body = (try? JSONEncoder.bindery.encode(["error": code, "message": message])) ?? Data()
         return .json(body, status: status, headers: headers)
-    }
-}
-
-extension JSONEncoder {
-    /// Compact, sorted, one line.
-    static var binderyServer: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }

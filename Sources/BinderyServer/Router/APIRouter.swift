@@ -12,52 +12,50 @@ struct APIRouter {
     let configuration: ServerConfiguration
 
     func respond(to request: Request, segments: ArraySlice<Substring>) throws -> Response {
-        switch segments.count {
+        let path = segments.map(String.init)
+        // /api/<vm>/<sid>/…: the session the route is about.
+        func session() throws -> Session { try application.session(path[0], id: path[1]) }
+
+        switch path.count {
         case 0:
             try allow(request, ["GET"])
             return .json(application.catalog().json)
-        case 1 where segments.first == "openapi.json":
+        case 1 where path[0] == "openapi.json":
             try allow(request, ["GET"])
             return .json(OpenAPI.document(for: application.catalog()))
         case 1:
-            let viewModel = String(segments[segments.startIndex])
-            guard application.isRegistered(viewModel) else {
-                throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(viewModel)'"))
+            guard application.isRegistered(path[0]) else {
+                throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(path[0])'"))
             }
             try allow(request, ["POST"])
             try checkWrite(request)
-            let session = try application.createSession(viewModel, parameters: request.body)
-            let location = "/api/\(session.viewModelName)/\(session.id)"
-            return .json(try session.snapshot().json, status: 201, headers: [("Location", location)])
+            let created = try application.createSession(path[0], parameters: request.body)
+            let location = "/api/\(created.viewModelName)/\(created.id)"
+            return .json(try created.snapshot().json, status: 201, headers: [("Location", location)])
         case 2:
-            let (viewModel, id) = (String(segments[segments.startIndex]), String(segments[segments.startIndex + 1]))
             try allow(request, ["GET", "DELETE"])
             if request.method == "DELETE" {
                 try checkWrite(request)
-                try application.disposeSession(viewModel, id: id)
+                try application.disposeSession(path[0], id: path[1])
                 return .empty(status: 204)
             }
-            let session = try application.session(viewModel, id: id)
+            let session = try session()
             return request.wantsEventStream ? try stream(session, request) : .json(try session.snapshot().json)
-        case 3 where segments.last == "events":
+        case 3 where path[2] == "events":
             try allow(request, ["GET"])
-            let session = try application.session(String(segments[segments.startIndex]), id: String(segments[segments.startIndex + 1]))
-            return try stream(session, request)
-        case 4 where segments[segments.startIndex + 2] == "outputs":
+            return try stream(try session(), request)
+        case 4 where path[2] == "outputs":
             try allow(request, ["GET"])
-            let session = try application.session(String(segments[segments.startIndex]), id: String(segments[segments.startIndex + 1]))
-            let name = String(segments[segments.startIndex + 3])
-            guard let value = try session.value(ofOutput: name) else {
-                throw HTTPError(status: 404, code: "no_value", message: "output '\(name)' has no value yet")
+            guard let value = try session().value(ofOutput: path[3]) else {
+                throw HTTPError(status: 404, code: "no_value", message: "output '\(path[3])' has no value yet")
             }
             return .json(value)
-        case 4 where segments[segments.startIndex + 2] == "inputs":
+        case 4 where path[2] == "inputs":
             try allow(request, ["POST"])
-            let session = try application.session(String(segments[segments.startIndex]), id: String(segments[segments.startIndex + 1]))
+            let session = try session()
             try checkWrite(request)
             try checkJSONBody(request)
-            let snapshot = try session.send(input: String(segments[segments.startIndex + 3]), payload: request.body)
-            return .json(snapshot.json)
+            return .json(try session.send(input: path[3], payload: request.body).json)
         default:
             throw HTTPError.notFound("no API route \(request.path)")
         }
@@ -105,28 +103,4 @@ struct APIRouter {
             streams.release()
         }
     }
-}
-
-/// Counts open streams against the server-wide limit.
-final class StreamAdmission: @unchecked Sendable {
-    private let lock = NSLock()
-    private var open = 0
-    let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Takes a place if one is free.
-    func admit() -> Bool {
-        lock.withLock {
-            guard open < limit else { return false }
-            open += 1
-            return true
-        }
-    }
-
-    /// Gives a place back.
-    func release() { lock.withLock { open -= 1 } }
-
-    /// The number of open streams.
-    var count: Int { lock.withLock { open } }
 }

@@ -50,6 +50,6 @@ enum OpenAPI {
                 ]],
             ]],
         ]
-        return (try? JSONEncoder.binderyServer.encode(document)) ?? Data()
+        return (try? JSONEncoder.bindery.encode(document)) ?? Data()
     }
 }

@@ -31,7 +31,7 @@ struct ServerBench: ParsableCommand {
         print("bindery bench server — \(streams) streams, \(inputs) inputs per phase, \(connectionMemory / 1024) KiB pool per connection")
         print("machine: \(machineDescription())")
 
-        let session = try XCTCreate(client)
+        let session = try createSession(client)
         let quiet = try latency(of: inputs, client: client, session: session)
 
         let rssBefore = stats.residentBytes
@@ -88,7 +88,7 @@ struct ServerBench: ParsableCommand {
         return samples
     }
 
-    private func XCTCreate(_ client: HTTPClient) throws -> String {
+    private func createSession(_ client: HTTPClient) throws -> String {
         let response = try client.post("/api/simple")
         guard response.status == 201, let id = try response.json()["id"] as? String else {
             throw ValidationError("could not create a session: \(response.text)")
