@@ -65,16 +65,18 @@ final class ShareConnectable<Element>: @unchecked Sendable {
         }
         guard let connection else { return subscription }
         if connect {
-            connection.subscription.setDisposable(source.subscribe { [weak self] event in
-                self?.lock.withLock {
-                    if event.isStopEvent, self?.connection === connection { self?.connection = nil }
+            connection.subscription.setDisposable(source.subscribe { [weak self, lock] event in
+                lock.withLock {
+                    if event.isStopEvent, let self, self.connection === connection { self.connection = nil }
                     connection.subject.on(event)
                 }
             })
         }
-        return Disposables.create { [weak self] in
+        // The subscription keeps the share alive, as in RxSwift: `relay.asDriver().drive(x)`
+        // on a temporary must go on delivering after the temporary is gone.
+        return Disposables.create {
             subscription.dispose()
-            self?.release(connection)
+            self.release(connection)
         }
     }
 
