@@ -31,7 +31,9 @@ final class HomeViewModel {
                         }
                         return .empty()
                     }
-                    .do(onDispose: { [weak self] in self?.loading.onNext(false) })
+                    // Completed, not disposed: a request replaced by a newer one must
+                    // not turn loading off while the newer one runs.
+                    .do(onCompleted: { [weak self] in self?.loading.onNext(false) })
             }
             .subscribe(onNext: { [weak self] data in
                 self?.albums.onNext(data.albums)

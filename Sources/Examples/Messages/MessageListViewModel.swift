@@ -29,18 +29,21 @@ final class MessageListViewModel {
         sendTap
             .withLatestFrom(text)
             .filter { _ in !sending.value }
-            .flatMapLatest { draft -> Observable<Message> in
+            .flatMapLatest { draft -> Observable<(draft: String, message: Message)> in
                 sending.accept(true)
                 return messageService.send(draft)
+                    .map { (draft, $0) }
                     .catch { error in
                         errors.accept("\(error)")
                         return .empty()
                     }
                     .do(onDispose: { sending.accept(false) })
             }
-            .subscribe(onNext: { message in
+            .subscribe(onNext: { draft, message in
                 sent.accept(sent.value + [message])
-                text.accept("")
+                // Clear the field only if it still holds what was sent: text typed
+                // while the message was on its way stays.
+                if text.value == draft { text.accept("") }
             })
             .disposed(by: disposeBag)
 
@@ -48,7 +51,7 @@ final class MessageListViewModel {
         draft = text.asDriver()
         isSending = sending.asDriver()
         canSend = Driver.combineLatest(text.asDriver(), sending.asDriver()) { text, sending in
-            !sending && !text.trimmingCharacters(in: .whitespaces).isEmpty
+            !sending && !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         }
         errorMessage = errors.asSignal()
     }
