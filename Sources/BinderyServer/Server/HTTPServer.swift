@@ -56,7 +56,7 @@ final class HTTPServer: @unchecked Sendable {
         }
         // A connection still suspended here must be resumed: stopping the daemon
         // with suspended connections leaks them (libmicrohttpd's rule).
-        openStreams.forEach { $0.wake() }
+        openStreams.forEach { $0.resume() }
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }

@@ -9,13 +9,21 @@ import Foundation
 /// it when the stream has bytes again. One lock orders the two, so a wake that
 /// races a suspend is never lost. After `close`, libmicrohttpd has freed the
 /// connection and nothing touches it again.
+///
+/// Resuming costs a lock and a system call in libmicrohttpd, so `wake` only
+/// marks the connection and leaves the resume to one waker queue: an input
+/// that fans out to many streams answers without waiting for every resume,
+/// and several events before a resume need only one.
 final class StreamConnection: @unchecked Sendable {
+    private static let waker = DispatchQueue(label: "bindery.stream.waker")
+
     let stream: EventStream
     private let connection: OpaquePointer
     private let onClose: () -> Void
     private let lock = NSLock()
     private var isSuspended = false
     private var isClosed = false
+    private var isWakeQueued = false
 
     init(stream: EventStream, connection: OpaquePointer, onClose: @escaping () -> Void) {
         self.stream = stream
@@ -40,9 +48,20 @@ final class StreamConnection: @unchecked Sendable {
         }
     }
 
-    /// Resumes the connection if it waits for bytes.
+    /// Has the connection resumed soon if it waits for bytes.
     func wake() {
+        let queue = lock.withLock { () -> Bool in
+            guard isSuspended, !isClosed, !isWakeQueued else { return false }
+            isWakeQueued = true
+            return true
+        }
+        if queue { Self.waker.async { self.resume() } }
+    }
+
+    /// Resumes the connection now if it waits for bytes (also used at shutdown).
+    func resume() {
         lock.withLock {
+            isWakeQueued = false
             guard isSuspended, !isClosed else { return }
             isSuspended = false
             MHD_resume_connection(connection)
