@@ -55,3 +55,31 @@ def test_curl_n_prints_events_as_they_happen(server):
     finally:
         curl.terminate()
         curl.wait(timeout=5)
+
+
+def test_curl_drives_the_home_example_and_curl_n_sees_its_outputs(server):
+    created = requests.post(server.api("/home"), json={"latencyMilliseconds": 0, "failure": "server"}, timeout=5)
+    assert created.status_code == 201
+    session = created.json()["id"]
+    curl = subprocess.Popen(["curl", "-sN", server.api(f"/home/{session}/events")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert curl.stdout.readline().rstrip("\n") == "retry: 1000"
+        curl_post = subprocess.run(["curl", "-s", "-X", "POST", server.api(f"/home/{session}/inputs/requestData")],
+                                   capture_output=True, text=True, timeout=10)
+        assert '"viewModel":"home"' in curl_post.stdout
+        events = []
+        while not any(e.startswith("event: error") for e in events):
+            events.append(curl.stdout.readline().rstrip("\n"))
+        data = curl.stdout.readline().rstrip("\n")
+        assert data == 'data: {"kind":"serverMessage","message":"The server is under maintenance; try again later."}'
+        assert "event: loading" in events
+    finally:
+        curl.terminate()
+        curl.wait(timeout=5)
+
+
+def test_bad_creation_parameters_are_a_400_naming_the_field(server):
+    response = requests.post(server.api("/home"), json={"latencyMilliseconds": "slow"}, timeout=5)
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_payload"
+    assert "latencyMilliseconds" in response.json()["message"]
