@@ -123,6 +123,20 @@ final class ViewModelShapeTests: XCTestCase {
         XCTAssertEqual(application.sessionCount, 0)
     }
 
+    func testAViewModelThatFailsHalfwayLeavesNoSubscriptionBehind() {
+        struct Secret { let key = 42 }
+        final class HalfGood {
+            let good: Observable<Int>
+            let bad: Driver<Secret> = .just(Secret())
+            init(_ source: PublishSubject<Int>) { good = source.asObservable() }
+        }
+        let source = PublishSubject<Int>()
+        application.register("half") { _ in HalfGood(source) }
+        XCTAssertThrowsError(try application.createSession("half"))
+        XCTAssertFalse(source.hasObservers, "the output subscribed before the failure was disposed")
+        XCTAssertEqual(application.sessionCount, 0)
+    }
+
     func testCreationParametersReachTheFactory() throws {
         struct Parameters: Decodable { let start: String }
         application.register("named") { context -> PropertyViewModel in

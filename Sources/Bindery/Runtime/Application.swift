@@ -55,7 +55,7 @@ public final class Application: @unchecked Sendable {
             }
         }
         let session = makeSession(id: id, viewModel: viewModel)
-        try session.start(declaredOutputs: definition.declaredOutputs) { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
+        try start(session, declaredOutputs: definition.declaredOutputs) { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
         return lock.withLock {
             if definition.isShared {
                 if let raced = sharedSessions[viewModel] {
@@ -78,6 +78,16 @@ public final class Application: @unchecked Sendable {
         return session
     }
 
+    /// Starts `session`; one that fails halfway is disposed, so no subscription it made lives on.
+    private func start(_ session: Session, declaredOutputs: [String: OutputKind], _ make: () throws -> Any) throws {
+        do {
+            try session.start(declaredOutputs: declaredOutputs, make)
+        } catch {
+            session.dispose()
+            throw error
+        }
+    }
+
     /// Starts a session for a ViewModel an output emitted (navigation to a child).
     private func startChild(_ viewModel: AnyObject) throws -> Session {
         guard let name = name(of: type(of: viewModel)) else {
@@ -90,7 +100,7 @@ public final class Application: @unchecked Sendable {
             }
         }
         let session = makeSession(id: id, viewModel: name)
-        try session.start(declaredOutputs: lock.withLock { definitions[name]?.declaredOutputs } ?? [:]) { viewModel }
+        try start(session, declaredOutputs: lock.withLock { definitions[name]?.declaredOutputs } ?? [:]) { viewModel }
         lock.withLock { sessions[id] = session }
         return session
     }
