@@ -132,8 +132,12 @@ final class HTTPServer: @unchecked Sendable {
             lock.withLock { streams[id] = streamConnection }
             let unregister: () -> Void = { [weak self] in _ = self?.lock.withLock { self?.streams.removeValue(forKey: id) } }
             let holder = StreamHolder(connection: streamConnection, unregister: unregister)
-            mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), Self.streamBlockBytes, streamReader, Unmanaged.passRetained(holder).toOpaque(), streamFreed)
-            if mhdResponse == nil { holder.release() }
+            let retained = Unmanaged.passRetained(holder)
+            mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), Self.streamBlockBytes, streamReader, retained.toOpaque(), streamFreed)
+            if mhdResponse == nil {
+                holder.finish()
+                retained.release()
+            }
         }
         guard let mhdResponse else { return .NO }
         for (name, value) in response.headers { MHD_add_response_header(mhdResponse, name, value) }
@@ -151,7 +155,8 @@ private final class StreamHolder {
         self.connection = connection
         self.unregister = unregister
     }
-    func release() {
+    /// The response is gone: end the stream and forget the connection.
+    func finish() {
         connection.close()
         unregister()
     }
@@ -182,6 +187,5 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
 
 private let streamFreed: MHD_ContentReaderFreeCallback = { cls in
     guard let cls else { return }
-    let holder = Unmanaged<StreamHolder>.fromOpaque(cls).takeRetainedValue()
-    holder.release()
+    Unmanaged<StreamHolder>.fromOpaque(cls).takeRetainedValue().finish()
 }
