@@ -154,15 +154,21 @@ public final class Application: @unchecked Sendable {
         lock.withLock { reaper = timer }
     }
 
-    /// Disposes every session and stops the reaper.
-    public func stop() {
+    /// Disposes every session and stops the reaper, waiting at most `grace` for
+    /// sessions busy in their ViewModel: one that never finishes must not keep
+    /// the process from stopping.
+    public func stop(grace: Duration = .seconds(2)) {
         let all = lock.withLock { () -> [Session] in
             reaper?.cancel()
             reaper = nil
             defer { sessions = [:]; sharedSessions = [:] }
             return Array(sessions.values)
         }
-        all.forEach { $0.dispose() }
+        let group = DispatchGroup()
+        all.forEach { $0.dispose(leaving: group) }
+        if group.wait(timeout: .now() + .milliseconds(Int(grace.components.seconds * 1_000))) == .timedOut {
+            configuration.log("stopped with sessions still busy in their ViewModel")
+        }
     }
 
     /// Every registered ViewModel with its inputs and outputs.

@@ -193,17 +193,28 @@ public final class Session: @unchecked Sendable {
 
     /// Disposes the ViewModel; every stream ends with `event: bindery.end`.
     func dispose() {
-        scheduler.sync {
-            guard !isDisposed else { return }
-            isDisposed = true
-            subscriptions.forEach { $0.dispose() }
-            subscriptions = []
-            bound?.disposables.forEach { $0.dispose() }
-            bound = nil
-            inputs = [:]
-            for stream in streams.values { stream.finish(last: "event: bindery.end\ndata: null\n\n") }
-            streams = [:]
-            activity.withLock { streamCount = 0 }
+        scheduler.sync { disposeNow() }
+    }
+
+    /// Disposes the ViewModel once the session's queue is free, leaving `group` then.
+    func dispose(leaving group: DispatchGroup) {
+        group.enter()
+        scheduler.async {
+            self.disposeNow()
+            group.leave()
         }
+    }
+
+    private func disposeNow() {
+        guard !isDisposed else { return }
+        isDisposed = true
+        subscriptions.forEach { $0.dispose() }
+        subscriptions = []
+        bound?.disposables.forEach { $0.dispose() }
+        bound = nil
+        inputs = [:]
+        for stream in streams.values { stream.finish(last: "event: bindery.end\ndata: null\n\n") }
+        streams = [:]
+        activity.withLock { streamCount = 0 }
     }
 }

@@ -4,16 +4,23 @@ import Foundation
 
 /// A libmicrohttpd daemon that hands complete requests to a responder.
 ///
-/// Runs libmicrohttpd's internal epoll loop on a small thread pool; the
-/// responder is called on those threads. Event streams are written through
-/// `StreamConnection`, suspended while idle. `stop` ends every stream, resumes
-/// every suspended connection and only then stops the daemon.
+/// Runs libmicrohttpd's internal epoll loop on a small thread pool. Requests
+/// under `/api` may wait for a busy session, so they are answered on a queue
+/// of their own while their connection is suspended, and queued when it
+/// resumes: a ViewModel that takes its time holds no worker thread, and other
+/// sessions go on. Static files are answered on the worker. Event streams are
+/// written through `StreamConnection`, suspended while idle. `stop` ends every
+/// stream, resumes every suspended connection and only then stops the daemon.
 final class HTTPServer: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let respond: (Request) -> Response
     private var daemon: OpaquePointer?
     private let lock = NSLock()
     private var streams: [ObjectIdentifier: StreamConnection] = [:]
+    /// Requests being answered off the workers, with their suspended connection.
+    private var inFlight: [ObjectIdentifier: (request: RequestContext, connection: OpaquePointer)] = [:]
+    /// Requests `stop` answered with a 503, until libmicrohttpd has sent it.
+    private var answeredAtStop: Set<ObjectIdentifier> = []
 
     init(configuration: ServerConfiguration, respond: @escaping (Request) -> Response) {
         self.configuration = configuration
@@ -51,12 +58,25 @@ final class HTTPServer: @unchecked Sendable {
         _ = MHD_quiesce_daemon(daemon)
         openStreams.forEach { $0.stream.close() }
         let deadline = ContinuousClock.now + grace
-        while !lock.withLock({ streams.isEmpty }), ContinuousClock.now < deadline {
+        while !lock.withLock({ streams.isEmpty && inFlight.isEmpty }), ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         // A connection still suspended here must be resumed: stopping the daemon
-        // with suspended connections leaks them (libmicrohttpd's rule).
+        // with suspended connections leaks them (libmicrohttpd's rule). A request
+        // whose session is still busy gets a 503 instead of its answer.
         openStreams.forEach { $0.resume() }
+        lock.withLock {
+            for (id, (request, connection)) in inFlight {
+                request.response = HTTPError(status: 503, code: "shutting_down", message: "the server is stopping").response
+                answeredAtStop.insert(id)
+                MHD_resume_connection(connection)
+            }
+            inFlight = [:]
+        }
+        let sent = ContinuousClock.now + .seconds(1)
+        while !lock.withLock({ answeredAtStop.isEmpty }), ContinuousClock.now < sent {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }
@@ -77,12 +97,38 @@ final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
+        if let response = lock.withLock({ () -> Response? in defer { request.response = nil }; return request.response }) {
+            return queue(response, on: connection)
+        }
         if request.hasResponded { return .YES }
         request.hasResponded = true
         if request.isTooLarge { return queue(tooLarge.response, on: connection) }
-        let response = respond(Request(method: method, path: url, headers: values(connection, .HEADER_KIND, lowercased: true),
-                                       body: request.body, query: values(connection, .GET_ARGUMENT_KIND, lowercased: false)))
-        return queue(response, on: connection)
+        let incoming = Request(method: method, path: url, headers: values(connection, .HEADER_KIND, lowercased: true),
+                               body: request.body, query: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
+        guard incoming.segments.first == "api" else { return queue(respond(incoming), on: connection) }
+        answerOffThread(incoming, request, connection)
+        return .YES
+    }
+
+    /// Suspends the connection, makes the response on the responder queue, and
+    /// resumes the connection so libmicrohttpd calls `handle` again to queue it.
+    private func answerOffThread(_ incoming: Request, _ request: RequestContext, _ connection: OpaquePointer) {
+        let id = ObjectIdentifier(request)
+        lock.withLock { inFlight[id] = (request, connection) }
+        MHD_suspend_connection(connection)
+        // A queue of its own: libdispatch gives a busy serial queue its own thread,
+        // while a shared or concurrent queue would let requests blocked on busy
+        // sessions starve the rest. The session's scheduler orders its inputs.
+        DispatchQueue(label: "bindery.responder").async { [self] in
+            let response = respond(incoming)
+            // Resumed under the lock, so `stop` never sees a connection resumed
+            // after it stopped the daemon, and never resumes one twice.
+            lock.withLock {
+                guard inFlight.removeValue(forKey: id) != nil else { return }
+                request.response = response
+                MHD_resume_connection(connection)
+            }
+        }
     }
 
     /// The most bytes libmicrohttpd asks a stream for at once. Events are small; a
@@ -96,7 +142,9 @@ final class HTTPServer: @unchecked Sendable {
 
     fileprivate func completed(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let context, let pointer = context.pointee else { return }
-        Unmanaged<RequestContext>.fromOpaque(pointer).release()
+        let request = Unmanaged<RequestContext>.fromOpaque(pointer)
+        _ = lock.withLock { answeredAtStop.remove(ObjectIdentifier(request.takeUnretainedValue())) }
+        request.release()
         context.pointee = nil
     }
 

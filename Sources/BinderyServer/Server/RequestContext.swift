@@ -6,8 +6,10 @@ final class RequestContext {
     private(set) var body = Data()
     /// The body went over the limit; it is being drained and dropped.
     private(set) var isTooLarge = false
-    /// A response was queued before the body arrived (e.g. 413 from `Content-Length`).
+    /// A response was queued, or is being made (a 413 from `Content-Length` comes before the body).
     var hasResponded = false
+    /// The response made off libmicrohttpd's threads, queued when the connection resumes.
+    var response: Response?
 
     init(limit: Int) { self.limit = limit }
 

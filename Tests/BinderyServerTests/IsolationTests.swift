@@ -1,0 +1,72 @@
+import Bindery
+import BinderyServer
+import BinderyTesting
+import Foundation
+import XCTest
+
+/// A session busy in its ViewModel must not hold up anyone else.
+final class IsolationTests: XCTestCase {
+    /// An input that blocks its session until the test opens the gate.
+    final class StallViewModel {
+        let wait = PublishRelay<Void>()
+        let done: Driver<Int>
+        init(gate: DispatchSemaphore, entered: DispatchSemaphore) {
+            done = wait.map { _ -> Int in
+                entered.signal()
+                gate.wait()
+                gate.signal()
+                return 1
+            }.asDriver(onErrorJustReturn: 0)
+        }
+    }
+
+    func testSessionsBlockedInTheirViewModelDoNotStallOtherSessions() throws {
+        let server = try TestServer { $0.threads = 2 }
+        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        defer { gate.signal() } // whatever happens, nothing stays blocked
+        server.server.application.register("stall") { _ in StallViewModel(gate: gate, entered: entered) }
+        let stalled = try (0..<4).map { _ in try server.createSession("stall") }
+        let other = try server.createSession()
+
+        // One thread per blocked client: the global dispatch pool runs about one
+        // thread per core and would queue the rest behind the blocked ones.
+        let group = DispatchGroup()
+        for id in stalled {
+            group.enter()
+            Thread {
+                _ = try? HTTPClient(port: server.port).post("/api/stall/\(id)/inputs/wait")
+                group.leave()
+            }.start()
+        }
+        for _ in stalled { XCTAssertEqual(entered.wait(timeout: .now() + 5), .success, "every stalled input reached its ViewModel") }
+
+        // More sessions are stuck in their ViewModel than the server has worker threads.
+        let response = try server.client.post("/api/simple/\(other)/inputs/buttonTap")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(try server.client.get("/api/simple/\(other)/outputs/backgroundColor").text, "\"blue\"")
+
+        gate.signal()
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success, "the stalled inputs finish once released")
+    }
+
+    func testStoppingWhileASessionIsBusyAnswers503AndStopsCleanly() throws {
+        let server = try TestServer()
+        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        server.server.application.register("stall") { _ in StallViewModel(gate: gate, entered: entered) }
+        let id = try server.createSession("stall")
+        var response: HTTPResponse?
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            response = try? HTTPClient(port: server.port).post("/api/stall/\(id)/inputs/wait")
+            finished.signal()
+        }.start()
+        XCTAssertEqual(entered.wait(timeout: .now() + 5), .success)
+
+        server.server.stop() // waits its grace period, then answers what is still in flight
+        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(response?.status, 503)
+        XCTAssertEqual(try response?.json()["error"] as? String, "shutting_down")
+        gate.signal() // the session finishes after the daemon is gone: nothing may touch it
+    }
+}
