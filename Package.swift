@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
+        .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
     ],
     dependencies: [
@@ -26,6 +27,7 @@ let package = Package(
         .target(name: "Bindery", dependencies: ["BinderyRx"]),
         .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"]),
         .target(name: "BinderyTesting"),
+        .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
         .executableTarget(
             name: "bindery",
@@ -37,7 +39,7 @@ let package = Package(
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "BinderyTesting", "Examples"]),
-        .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
     ],
     swiftLanguageModes: [.v5]
 )

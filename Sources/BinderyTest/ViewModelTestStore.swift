@@ -1,0 +1,165 @@
+import Bindery
+import BinderyRxTest
+import Foundation
+import XCTest
+
+/// Drives a ViewModel by its input and output names and makes the test account
+/// for every output it causes, in the spirit of the Composable Architecture's
+/// `TestStore`: `receive` each value in order; anything left unreceived when the
+/// store finishes (or is released) fails the test, listing what was missed.
+///
+/// Synchronous effects of an input are delivered before `send` returns; time
+/// (services' latency, debounce, delay) runs on `scheduler`, moved by `advance`.
+///
+/// Thread safety: use from the test's thread only.
+public final class ViewModelTestStore {
+    /// Virtual time for the ViewModel's services and time operators.
+    public let scheduler: TestScheduler
+    private let ports: ViewModelPorts
+    private let sharing: InlineScheduler
+    private var subscription: Disposable?
+    private var pending: [(name: String, json: Data, time: TestTime)] = []
+    private let fail: (String, StaticString, UInt) -> Void
+    private var isFinished = false
+
+    /// A store for the ViewModel `make` creates, with its drivers and signals
+    /// delivered inline and its time on `scheduler`.
+    ///
+    /// - Parameters:
+    ///   - scheduler: Virtual time; pass it to the ViewModel's services.
+    ///   - outputs: Subject properties that are outputs, as at registration.
+    ///   - fail: How a failed expectation is reported (`XCTFail` by default).
+    ///   - make: Creates the ViewModel.
+    public init(
+        scheduler: TestScheduler = TestScheduler(initialClock: 0),
+        outputs: [String: OutputKind] = [:],
+        fail: @escaping (String, StaticString, UInt) -> Void = { message, file, line in XCTFail(message, file: file, line: line) },
+        make: (TestScheduler) throws -> Any
+    ) throws {
+        self.scheduler = scheduler
+        self.fail = fail
+        sharing = InlineScheduler(time: scheduler)
+        var ports: ViewModelPorts?
+        try SharingScheduler.mock(scheduler: sharing) {
+            ports = try ViewModelPorts(try make(scheduler), declaredOutputs: outputs)
+        }
+        self.ports = ports!
+        subscription = try self.ports.subscribe { [unowned self] name, _, json in
+            pending.append((name, json, scheduler.clock))
+        }
+    }
+
+    deinit {
+        if !isFinished { finish() }
+        subscription?.dispose()
+    }
+
+    /// Sends input `name` with no payload (a `Void` input).
+    public func send(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        deliver(name, payload: Data(), file: file, line: line)
+    }
+
+    /// Sends input `name` with `payload`, encoded as a client would send it.
+    public func send<Payload: Encodable>(_ name: String, _ payload: Payload, file: StaticString = #filePath, line: UInt = #line) {
+        guard let data = try? JSONEncoder().encode(payload) else {
+            return fail("cannot encode the payload of '\(name)'", file, line)
+        }
+        deliver(name, payload: data, file: file, line: line)
+    }
+
+    private func deliver(_ name: String, payload: Data, file: StaticString, line: UInt) {
+        do {
+            try ports.send(name, payload: payload)
+        } catch {
+            fail("sending '\(name)' failed: \(error)", file, line)
+        }
+    }
+
+    /// Moves virtual time forward by `ticks`, running what falls due.
+    public func advance(by ticks: TestTime) {
+        scheduler.advanceTo(scheduler.clock + ticks)
+    }
+
+    /// Asserts that the next output value is `value` on output `name`.
+    public func receive<Value: Encodable>(_ name: String, _ value: Value, file: StaticString = #filePath, line: UInt = #line) {
+        guard let expected = try? Self.encoder.encode(value) else {
+            return fail("cannot encode the expected value of '\(name)'", file, line)
+        }
+        guard !pending.isEmpty else {
+            return fail("expected \(name) = \(Self.text(expected)), but nothing more was received", file, line)
+        }
+        let next = pending.removeFirst()
+        if next.name != name || Self.canonical(next.json) != Self.canonical(expected) {
+            fail("""
+                received something else (−expected, +received):
+                − \(name) = \(Self.text(expected))
+                + \(next.name) = \(Self.text(next.json)) at \(next.time)
+                """, file, line)
+        }
+    }
+
+    /// Asserts that the next output value is a `Void` signal on `name`.
+    public func receive(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        receive(name, Optional<Int>.none, file: file, line: line)
+    }
+
+    /// Drops what was received but not yet asserted (for tests that do not care).
+    public func skipReceived() { pending = [] }
+
+    /// Fails if any output value was not received; called when the store is released.
+    public func finish(file: StaticString = #filePath, line: UInt = #line) {
+        isFinished = true
+        guard !pending.isEmpty else { return }
+        let missed = pending.map { "  \($0.name) = \(Self.text($0.json)) at \($0.time)" }.joined(separator: "\n")
+        pending = []
+        fail("the ViewModel emitted values the test did not receive:\n\(missed)", file, line)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func canonical(_ json: Data) -> Data {
+        guard let object = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]) else { return json }
+        return data
+    }
+
+    private static func text(_ json: Data) -> String { String(decoding: json, as: UTF8.self) }
+}
+
+/// Runs scheduled work inline (trampolined, in order) and delegates timed work
+/// to the test scheduler: drivers deliver before `send` returns, time stays virtual.
+final class InlineScheduler: SchedulerType {
+    private let time: TestScheduler
+    private var queue: [() -> Void] = []
+    private var isRunning = false
+
+    init(time: TestScheduler) { self.time = time }
+
+    var now: RxTime { time.now }
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let cancel = SingleAssignmentDisposable()
+        queue.append {
+            guard !cancel.isDisposed else { return }
+            cancel.setDisposable(action(state))
+        }
+        guard !isRunning else { return cancel }
+        isRunning = true
+        var index = 0
+        while index < queue.count {
+            queue[index]()
+            index += 1
+        }
+        queue = []
+        isRunning = false
+        return cancel
+    }
+
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        time.scheduleRelative(state, dueTime: dueTime) { state in self.schedule(state, action: action) }
+    }
+}
