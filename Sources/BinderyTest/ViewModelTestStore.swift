@@ -44,8 +44,11 @@ public final class ViewModelTestStore {
             ports = try ViewModelPorts(try make(scheduler), declaredOutputs: outputs)
         }
         self.ports = ports!
-        subscription = try self.ports.subscribe { [unowned self] name, _, json in
-            pending.append((name, json, scheduler.clock))
+        subscription = try self.ports.subscribe { [unowned self] name, _, value in
+            switch value {
+            case .json(let json): pending.append((name, json, scheduler.clock))
+            case .viewModel(let viewModel): pending.append((name, Data("{\"viewModel\":\"\(type(of: viewModel))\"}".utf8), scheduler.clock))
+            }
         }
     }
 

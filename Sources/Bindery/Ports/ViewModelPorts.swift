@@ -24,23 +24,42 @@ package struct ViewModelPorts {
         try port.send(payload)
     }
 
-    /// Subscribes to every output; each value arrives as its JSON (a ViewModel as
-    /// `{"viewModel": "<type>"}`), in the order the ViewModel emits them.
-    package func subscribe(_ onEvent: @escaping (_ name: String, _ kind: OutputKind, _ json: Data) -> Void) throws -> Disposable {
+    /// One output value as it leaves the ViewModel.
+    package enum Value {
+        /// An `Encodable` (or `Void`) value as compact JSON.
+        case json(Data)
+        /// A ViewModel emitted for navigation.
+        case viewModel(AnyObject)
+    }
+
+    /// The kind of output `name`, if there is one.
+    package func kind(of name: String) -> OutputKind? {
+        bound.outputs.first { $0.name == name }?.kind
+    }
+
+    /// Subscribes to every output, in declaration order; `onError` hears of an
+    /// output that failed or a value that could not be encoded. The returned
+    /// disposable also ends what the ViewModel asked to live as long as it.
+    package func subscribe(
+        _ onValue: @escaping (_ name: String, _ kind: OutputKind, _ value: Value) -> Void,
+        onError: @escaping (_ name: String, _ error: Error) -> Void = { _, _ in }
+    ) throws -> Disposable {
         var subscriptions: [Disposable] = []
         for output in bound.outputs {
             let name = output.name, kind = output.kind
             guard let encoding = OutputEncoding(output.port.elementType) else {
+                subscriptions.forEach { $0.dispose() }
+                bound.disposables.forEach { $0.dispose() }
                 throw BinderyError(.viewModelFailed, "output '\(name)' has element type \(output.port.elementType), which is neither Encodable nor a ViewModel")
             }
             subscriptions.append(output.port.subscribeValues(onNext: { value in
                 switch encoding {
                 case .json(let encode):
-                    onEvent(name, kind, (try? encode(value)) ?? Data("\"<unencodable>\"".utf8))
+                    do { onValue(name, kind, .json(try encode(value))) } catch { onError(name, error) }
                 case .viewModel:
-                    onEvent(name, kind, Data("{\"viewModel\":\"\(type(of: value))\"}".utf8))
+                    onValue(name, kind, .viewModel(value as AnyObject))
                 }
-            }, onError: { _ in }))
+            }, onError: { error in onError(name, error) }))
         }
         return Disposables.create(subscriptions + bound.disposables)
     }

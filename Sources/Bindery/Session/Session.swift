@@ -17,10 +17,8 @@ public final class Session: @unchecked Sendable {
 
     // Confined to `scheduler`.
     private var log: EventLog
-    private var bound: BoundViewModel?
-    private var inputs: [String: InputPort] = [:]
-    private var outputKinds: [String: OutputKind] = [:]
-    private var subscriptions: [Disposable] = []
+    private var ports: ViewModelPorts?
+    private var subscription: Disposable?
     private var streams: [ObjectIdentifier: EventStream] = [:]
     private var isDisposed = false
 
@@ -47,42 +45,35 @@ public final class Session: @unchecked Sendable {
             } catch {
                 throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
             }
-            let bound = try BoundViewModel.bind(viewModel, declaredOutputs: declaredOutputs)
-            self.bound = bound
-            for port in bound.inputs { inputs[port.name] = port }
-            for output in bound.outputs {
-                let name = output.name, kind = output.kind
-                guard let encoding = OutputEncoding(output.port.elementType) else {
-                    throw BinderyError(.viewModelFailed, "output '\(name)' has element type \(output.port.elementType), which is neither Encodable nor a ViewModel")
-                }
-                outputKinds[name] = kind
-                subscriptions.append(output.port.subscribeValues(
-                    onNext: { [weak self] value in self?.receive(value, from: name, kind: kind, encoding: encoding) },
-                    onError: { [weak self] error in self?.limits.log("session \(self?.id ?? ""): output '\(name)' failed: \(error)") }
-                ))
-            }
+            let ports = try ViewModelPorts(viewModel, declaredOutputs: declaredOutputs)
+            self.ports = ports
+            subscription = try ports.subscribe({ [weak self] name, kind, value in
+                self?.receive(value, from: name, kind: kind)
+            }, onError: { [weak self] name, error in
+                self?.limits.log("session \(self?.id ?? ""): output '\(name)' failed: \(error)")
+            })
         }
     }
 
     /// Makes a session for a ViewModel that an output emitted; set by the application.
     var spawn: ((AnyObject) throws -> Session)?
 
-    private func receive(_ value: Any, from name: String, kind: OutputKind, encoding: OutputEncoding) {
+    private func receive(_ value: ViewModelPorts.Value, from name: String, kind: OutputKind) {
         // The log is confined to the session's queue; a ViewModel may still emit
         // from elsewhere (a service's thread, an observable made on another queue).
         guard scheduler.isCurrent else {
-            scheduler.async { [weak self] in self?.receive(value, from: name, kind: kind, encoding: encoding) }
+            scheduler.async { [weak self] in self?.receive(value, from: name, kind: kind) }
             return
         }
         guard !isDisposed else { return }
         do {
             let json: Data
-            switch encoding {
-            case .json(let encode):
-                json = try encode(value)
-            case .viewModel:
+            switch value {
+            case .json(let data):
+                json = data
+            case .viewModel(let viewModel):
                 guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
-                let child = try spawn(value as AnyObject)
+                let child = try spawn(viewModel)
                 json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id))
             }
             let event = log.append(name: name, kind: kind, json: json)
@@ -92,8 +83,6 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    /// The names of the inputs, in declaration order.
-    var inputNames: [String] { bound?.inputs.map(\.name) ?? [] }
 
     /// Marks the session used now (for idle expiry).
     func touch() { activity.withLock { lastActive = .now } }
@@ -129,10 +118,8 @@ public final class Session: @unchecked Sendable {
         touch()
         try scheduler.sync {
             try ensureLive()
-            guard let port = inputs[name] else {
-                throw BinderyError(.unknownInput, "\(viewModelName) has no input '\(name)'; inputs: \(inputNames.joined(separator: ", "))")
-            }
-            try port.send(payload)
+            guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+            try ports.send(name, payload: payload)
         }
         // A second turn: `sync` returns only after the trampoline has drained
         // everything the input caused, so the snapshot includes all of it.
@@ -144,7 +131,7 @@ public final class Session: @unchecked Sendable {
         touch()
         return try scheduler.sync {
             try ensureLive()
-            guard let kind = outputKinds[name] else {
+            guard let kind = ports?.kind(of: name) else {
                 throw BinderyError(.unknownOutput, "\(viewModelName) has no output '\(name)'")
             }
             guard kind == .driver else {
@@ -208,11 +195,9 @@ public final class Session: @unchecked Sendable {
     private func disposeNow() {
         guard !isDisposed else { return }
         isDisposed = true
-        subscriptions.forEach { $0.dispose() }
-        subscriptions = []
-        bound?.disposables.forEach { $0.dispose() }
-        bound = nil
-        inputs = [:]
+        subscription?.dispose()
+        subscription = nil
+        ports = nil
         for stream in streams.values { stream.finish(last: "event: bindery.end\ndata: null\n\n") }
         streams = [:]
         activity.withLock { streamCount = 0 }
