@@ -29,6 +29,14 @@ final class ErrorTests: XCTestCase {
         try assertError(try server.client.get("/api/simple/\(id)/what/ever/else"), 404, "not_found")
     }
 
+    func testAnOutputWithoutACurrentValueIs404() throws {
+        let id = try server.createSession("currency") // nothing loaded until `reload`
+        try assertError(try server.client.get("/api/currency/\(id)/outputs/currencies"), 404, "no_value")
+        let signal = try server.client.get("/api/currency/\(id)/outputs/showCurrencyDetail")
+        try assertError(signal, 404, "unknown_output")
+        XCTAssertTrue((try signal.json()["message"] as? String ?? "").contains("is a signal"))
+    }
+
     func testMalformedAndWrongPayloadsAre400() throws {
         let id = try server.createSession()
         try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "{"), 400, "malformed_json")
