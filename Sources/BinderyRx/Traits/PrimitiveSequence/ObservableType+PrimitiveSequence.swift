@@ -6,19 +6,9 @@ extension ObservableType {
 
     /// The sequence as a `Maybe`: fails with `RxError.moreThanOneElement` on a second element.
     public func asMaybe() -> Maybe<Element> {
-        Maybe(raw: Observable { observer in
-            var element: Element?
-            return self.subscribe { event in
-                switch event {
-                case .next(let next):
-                    if element != nil { return observer.on(.error(RxError.moreThanOneElement)) }
-                    element = next
-                case .error: observer.on(event)
-                case .completed:
-                    if let element { observer.on(.next(element)) }
-                    observer.on(.completed)
-                }
-            }
+        Maybe(raw: atMostOne { element, observer in
+            if let element { observer.on(.next(element)) }
+            observer.on(.completed)
         })
     }
 
@@ -41,6 +31,16 @@ extension ObservableType {
 
     /// The one element on completion; `ifEmpty` (or `RxError.noElements`) when there was none.
     func asSingleSource(ifEmpty: Element?) -> Observable<Element> {
+        atMostOne { element, observer in
+            guard let result = element ?? ifEmpty else { return observer.on(.error(RxError.noElements)) }
+            observer.on(.next(result))
+            observer.on(.completed)
+        }
+    }
+
+    /// Holds the one element until completion, then lets `finish` end the
+    /// sequence; a second element is `RxError.moreThanOneElement`.
+    private func atMostOne(_ finish: @escaping (Element?, AnyObserver<Element>) -> Void) -> Observable<Element> {
         Observable { observer in
             var element: Element?
             return self.subscribe { event in
@@ -49,10 +49,7 @@ extension ObservableType {
                     if element != nil { return observer.on(.error(RxError.moreThanOneElement)) }
                     element = next
                 case .error: observer.on(event)
-                case .completed:
-                    guard let result = element ?? ifEmpty else { return observer.on(.error(RxError.noElements)) }
-                    observer.on(.next(result))
-                    observer.on(.completed)
+                case .completed: finish(element, observer)
                 }
             }
         }
