@@ -1,0 +1,134 @@
+import Foundation
+
+/// The threads that run `SerialScheduler`s' work: one bounded pool shared by
+/// every scheduler made on it (every Bindery session), however many there are.
+///
+/// Schedulers with work wait in one FIFO; a worker takes the first, runs the
+/// work it has queued (one turn), and goes on to the next, so a busy scheduler
+/// cannot starve the others and nothing ever waits for a thread of its own.
+///
+/// Work that blocks (a ViewModel waiting on I/O) holds its worker. When work
+/// waits while no turn has finished for `stallThreshold`, the pool adds a
+/// worker, up to `maxThreads`; a worker beyond `threads` leaves once it has
+/// had nothing to do for a few seconds. So the thread count stays between
+/// `threads` and `maxThreads` whatever the load.
+///
+/// Thread safety: every method may be called from any thread.
+public final class ExecutorPool: @unchecked Sendable {
+    /// The pool every scheduler uses unless given another: cores + 2 workers, at most 16 more.
+    public static let shared = ExecutorPool(threads: ProcessInfo.processInfo.activeProcessorCount + 2)
+
+    /// The workers kept while the pool is idle.
+    public let threads: Int
+    /// The most workers the pool ever runs, stalled ones included.
+    public let maxThreads: Int
+    /// How long every worker must be stuck, with work waiting, before another is added.
+    public let stallThreshold: Duration
+
+    private let name: String
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var ready: [SerialScheduler] = []
+    private var readyHead = 0
+    private var workers = 0
+    private var idle = 0
+    private var turns: UInt64 = 0
+    private var monitorRunning = false
+
+    /// A pool of `threads` workers, growing to `maxThreads` only while workers are stalled.
+    ///
+    /// - Parameters:
+    ///   - threads: Workers kept while idle; started on first use.
+    ///   - maxThreads: The hard limit (default: `threads` + 16).
+    ///   - stallThreshold: How long work must wait on stuck workers before a worker is added.
+    ///   - name: The threads' name prefix, for debuggers and `/proc`.
+    public init(threads: Int, maxThreads: Int? = nil, stallThreshold: Duration = .milliseconds(100), name: String = "bindery.executor") {
+        precondition(threads >= 1, "an executor pool needs at least one thread")
+        self.threads = threads
+        self.maxThreads = max(threads, maxThreads ?? threads + 16)
+        self.stallThreshold = stallThreshold
+        self.name = name
+    }
+
+    /// The number of worker threads now.
+    public var threadCount: Int { condition.withLock { workers } }
+
+    /// Queues `scheduler`, which has work and is not queued yet.
+    func submit(_ scheduler: SerialScheduler) {
+        condition.lock()
+        ready.append(scheduler)
+        if idle > 0 {
+            condition.signal()
+        } else if workers < threads {
+            startWorkerLocked()
+        } else if !monitorRunning, workers < maxThreads {
+            monitorRunning = true
+            let monitor = Thread { [self] in watchForStalls() }
+            monitor.name = "\(name).monitor"
+            monitor.start()
+        }
+        condition.unlock()
+    }
+
+    private var hasReadyLocked: Bool { readyHead < ready.count }
+
+    private func takeReadyLocked() -> SerialScheduler {
+        let scheduler = ready[readyHead]
+        readyHead += 1
+        // Compact now and then: removing from the front of an array is linear.
+        if readyHead == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            readyHead = 0
+        } else if readyHead >= 1024, readyHead * 2 >= ready.count {
+            ready.removeFirst(readyHead)
+            readyHead = 0
+        }
+        return scheduler
+    }
+
+    private func startWorkerLocked() {
+        workers += 1
+        let worker = Thread { [self] in work() }
+        worker.name = "\(name).\(workers)"
+        worker.start()
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            while !hasReadyLocked {
+                idle += 1
+                // Only a worker beyond `threads` ever times out: the others sleep until needed.
+                let isExtra = workers > threads
+                let signalled = isExtra ? condition.wait(until: Date(timeIntervalSinceNow: 5)) : { condition.wait(); return true }()
+                idle -= 1
+                if !signalled, !hasReadyLocked, workers > threads {
+                    workers -= 1
+                    condition.unlock()
+                    return
+                }
+            }
+            let scheduler = takeReadyLocked()
+            condition.unlock()
+            scheduler.runTurn()
+            condition.lock()
+            turns &+= 1
+        }
+    }
+
+    /// Runs while work waits for a worker: adds one when no turn finished for a whole threshold.
+    private func watchForStalls() {
+        let pause = stallThreshold.components
+        let microseconds = UInt32(clamping: pause.seconds * 1_000_000 + pause.attoseconds / 1_000_000_000_000)
+        condition.lock()
+        while hasReadyLocked, idle == 0, workers < maxThreads {
+            let seen = turns
+            condition.unlock()
+            usleep(microseconds)
+            condition.lock()
+            if hasReadyLocked, idle == 0, turns == seen, workers < maxThreads { startWorkerLocked() }
+        }
+        monitorRunning = false
+        condition.unlock()
+    }
+}
