@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
         .target(name: "Bindery", dependencies: ["BinderyRx"]),
         .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"]),
-        .target(name: "BinderyTesting"),
+        .target(name: "CMallocStats"),
+        .target(name: "BinderyTesting", dependencies: ["CMallocStats"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
         .executableTarget(

@@ -22,27 +22,34 @@ typedef struct bindery_mhd_settings {
     int loopback_only;                /* bind 127.0.0.1 instead of every address */
 } bindery_mhd_settings;
 
-/// Starts an epoll daemon with an internal thread pool and suspend/resume.
-static inline struct MHD_Daemon *bindery_mhd_start(
-    const bindery_mhd_settings *s,
-    MHD_AccessHandlerCallback handler, void *handler_cls,
-    MHD_RequestCompletedCallback completed, void *completed_cls)
+/// The callbacks of a daemon, all with the same closure.
+typedef struct bindery_mhd_callbacks {
+    MHD_AccessHandlerCallback request;
+    MHD_RequestCompletedCallback completed;
+    MHD_NotifyConnectionCallback connection;
+    void *cls;
+} bindery_mhd_callbacks;
+
+/// Starts an epoll daemon with an internal thread pool, suspend/resume, and
+/// inter-thread signalling (which MHD_quiesce_daemon needs with threads).
+static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s, const bindery_mhd_callbacks *c)
 {
     struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(s->port);
     addr.sin_addr.s_addr = htonl(s->loopback_only ? INADDR_LOOPBACK : INADDR_ANY);
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
-        | MHD_USE_ERROR_LOG;
+        | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     return MHD_start_daemon(
-        flags, s->port, NULL, NULL, handler, handler_cls,
+        flags, s->port, NULL, NULL, c->request, c->cls,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, s->connection_limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->connection_memory_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, s->connection_timeout,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_ip_connection_limit,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+        MHD_OPTION_NOTIFY_COMPLETED, c->completed, c->cls,
+        MHD_OPTION_NOTIFY_CONNECTION, c->connection, c->cls,
         MHD_OPTION_END);
 }
 
@@ -52,8 +59,17 @@ static inline uint16_t bindery_mhd_port(struct MHD_Daemon *daemon) {
     return info ? info->port : 0;
 }
 
+/// The context a connection was given when it started (MHD_CONNECTION_NOTIFY_STARTED).
+static inline void *bindery_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+static inline int bindery_mhd_connection_started(enum MHD_ConnectionNotificationCode code) { return code == MHD_CONNECTION_NOTIFY_STARTED; }
+static inline int bindery_mhd_connection_closed(enum MHD_ConnectionNotificationCode code) { return code == MHD_CONNECTION_NOTIFY_CLOSED; }
 static inline ssize_t bindery_mhd_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t bindery_mhd_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t bindery_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+static inline int bindery_mhd_invalid_socket(void) { return MHD_INVALID_SOCKET; }
 
 #endif

@@ -68,6 +68,21 @@ final class ExecutorPoolTests: XCTestCase {
         XCTAssertLessThan(flooded.sync { floodRunsBeforeOther }, 10, "the other scheduler waited for one turn of the flooded one, not for the flood")
     }
 
+    func testWorkArrivingTogetherForOneIdleWorkerIsNotLostWhenTheFirstBlocks() {
+        for _ in 0..<20 {
+            let pool = ExecutorPool(threads: 1, maxThreads: 2, stallThreshold: .milliseconds(10))
+            let warm = SerialScheduler(label: "warm", pool: pool)
+            warm.sync {} // the one worker exists and waits
+            let gate = DispatchSemaphore(value: 0), ran = DispatchSemaphore(value: 0)
+            // Both arrive before the idle worker wakes (most of the time): it takes
+            // the first, which blocks; the second must not wait for it.
+            SerialScheduler(label: "blocks", pool: pool).async { gate.wait() }
+            SerialScheduler(label: "quick", pool: pool).async { ran.signal() }
+            XCTAssertEqual(ran.wait(timeout: .now() + 2), .success, "work queued behind a blocked worker ran on an added one")
+            gate.signal()
+        }
+    }
+
     func testWorkersStuckInTheirWorkAreCompensatedUpToTheLimit() {
         let pool = ExecutorPool(threads: 2, maxThreads: 4, stallThreshold: .milliseconds(20))
         let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)

@@ -49,6 +49,31 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(group.wait(timeout: .now() + 10), .success, "the stalled inputs finish once released")
     }
 
+    func testRequestsQueuedBehindBlockedSessionsHoldNoThreads() throws {
+        let server = try TestServer()
+        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        server.server.application.register("stall") { _ in StallViewModel(gate: gate, entered: entered) }
+        let stalled = try (0..<2).map { _ in try server.createSession("stall") }
+        let other = try server.createSession()
+        let threadsBefore = ProcessStats.current.threads
+
+        // Requests are written on sockets nobody reads from: the client side needs no thread.
+        var sockets: [Socket] = []
+        for id in stalled {
+            for _ in 0..<40 {
+                let socket = try Socket(port: server.port)
+                try server.client.send("POST", "/api/stall/\(id)/inputs/wait", headers: [:], body: Data(), on: socket)
+                sockets.append(socket)
+            }
+        }
+        for _ in stalled { XCTAssertEqual(entered.wait(timeout: .now() + 5), .success) }
+        usleep(200_000)
+        XCTAssertEqual(try server.client.post("/api/simple/\(other)/inputs/buttonTap").status, 200)
+        let threadsDuring = ProcessStats.current.threads
+        XCTAssertLessThanOrEqual(threadsDuring - threadsBefore, 4, "80 requests waiting on 2 blocked sessions took \(threadsDuring - threadsBefore) threads")
+    }
+
     func testStoppingWhileASessionIsBusyAnswers503AndStopsCleanly() throws {
         let server = try TestServer()
         let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)

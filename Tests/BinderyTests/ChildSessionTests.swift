@@ -31,56 +31,57 @@ final class ChildSessionTests: XCTestCase {
 
     override func tearDown() { application.stop() }
 
-    private func text(_ stream: EventStream) -> String {
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        guard case .bytes(let count) = buffer.withUnsafeMutableBytes({ stream.read(into: $0) }) else { return "" }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
+    /// The events waiting in `feed`.
+    private func events(_ feed: Subscription) -> [OutputEvent] {
+        var items: [Subscription.Item] = []
+        _ = feed.take(into: &items)
+        return items.compactMap { if case .event(let event) = $0 { return event } else { return nil } }
     }
 
-    func testSelectingAnItemStartsADetailSessionAndSendsItsAddress() throws {
-        let list = try application.createSession("list")
-        let stream = EventStream(maxBufferedBytes: 10_000)
-        try list.attach(stream, lastEventID: nil)
-        _ = text(stream)
+    func testSelectingAnItemStartsADetailSessionAndSendsItsAddress() async throws {
+        let list = try await application.createSession("list")
+        let feed = try await list.subscribe(lastEventID: nil)
+        _ = events(feed)
 
-        _ = try list.send(input: "selectItem", payload: Data("1".utf8))
-        let event = text(stream)
-        let data = try XCTUnwrap(event.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6))
-        let reference = try JSONDecoder().decode(ChildReference.self, from: Data(data.utf8))
+        _ = try await list.send(input: "selectItem", payload: Data("1".utf8))
+        let event = try XCTUnwrap(events(feed).first)
+        XCTAssertEqual(event.name, "presentDetailViewModel")
+        let reference = try JSONDecoder().decode(ChildReference.self, from: event.json)
         XCTAssertEqual(reference.viewModel, "detail")
-        XCTAssertTrue(event.contains("\"url\":\"/api/detail/\(reference.id)\""))
+        XCTAssertTrue(String(decoding: event.json, as: UTF8.self).contains("\"url\":\"/api/detail/\(reference.id)\""))
 
         let detail = try application.session("detail", id: reference.id)
-        XCTAssertEqual(try detail.value(ofOutput: "title").map { String(decoding: $0, as: UTF8.self) }, "\"coffee\"")
+        let title = try await detail.value(ofOutput: "title").map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(title, "\"coffee\"")
         XCTAssertEqual(application.sessionCount, 2)
 
-        let catalog = application.catalog().viewModels.first { $0.name == "list" }
-        XCTAssertEqual(catalog?.outputs.first?.schema["x-bindery-view-model"], "detail")
+        let catalog = await application.catalog()
+        XCTAssertEqual(catalog.viewModels.first { $0.name == "list" }?.outputs.first?.schema["x-bindery-view-model"], "detail")
     }
 
-    func testAnUnregisteredChildIsReportedNotCrashed() throws {
+    func testAnUnregisteredChildIsReportedNotCrashed() async throws {
         var logged: [String] = []
         let lock = NSLock()
         var configuration = RuntimeConfiguration()
         configuration.log = { message in lock.withLock { logged.append(message) } }
         application = Application(configuration: configuration)
         application.register("lost") { _ in Lost() }
-        let session = try application.createSession("lost")
-        _ = try session.send(input: "next", payload: Data())
+        let session = try await application.createSession("lost")
+        _ = try await session.send(input: "next", payload: Data())
         XCTAssertEqual(application.sessionCount, 1)
         XCTAssertTrue(lock.withLock { logged.contains { $0.contains("Unregistered is not registered") } }, "\(logged)")
     }
 
-    func testOutputsEmittedOnAnotherThreadAreLoggedOnTheSessionQueue() throws {
+    func testOutputsEmittedOnAnotherThreadAreLoggedOnTheSessionQueue() async throws {
         final class Ticker {
             let relay = BehaviorRelay(value: 0)
             var count: Observable<Int> { relay.asObservable() }
         }
         let ticker = Ticker()
         application.register("ticker") { _ in ticker }
-        let session = try application.createSession("ticker")
+        let session = try await application.createSession("ticker")
         DispatchQueue.concurrentPerform(iterations: 100) { _ in ticker.relay.accept(ticker.relay.value + 1) }
-        let snapshot = try session.snapshot()
+        let snapshot = try await session.snapshot()
         XCTAssertEqual(snapshot.lastEventID, 101, "every emission became exactly one event")
     }
 }

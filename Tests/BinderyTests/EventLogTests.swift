@@ -4,9 +4,10 @@ import XCTest
 
 final class EventLogTests: XCTestCase {
     private func json(_ text: String) -> Data { Data(text.utf8) }
+    private static let plain: EventEncoder = { _, _, json in Array(json) }
 
     func testSnapshotHoldsEachDriversLatestValueAndNoSignals() {
-        var log = EventLog(retained: 16)
+        var log = EventLog(retained: 16, encoder: Self.plain)
         _ = log.append(name: "color", kind: .driver, json: json("\"red\""))
         _ = log.append(name: "toast", kind: .signal, json: json("\"hi\""))
         let blue = log.append(name: "color", kind: .driver, json: json("\"blue\""))
@@ -16,7 +17,7 @@ final class EventLogTests: XCTestCase {
     }
 
     func testReplayAfterAnIDGivesChangedDriversAndEverySignalInOrder() {
-        var log = EventLog(retained: 16)
+        var log = EventLog(retained: 16, encoder: Self.plain)
         _ = log.append(name: "color", kind: .driver, json: json("1"))       // 1
         let toast1 = log.append(name: "toast", kind: .signal, json: json("1")) // 2
         _ = log.append(name: "color", kind: .driver, json: json("2"))       // 3
@@ -28,17 +29,32 @@ final class EventLogTests: XCTestCase {
     }
 
     func testReplayResetsWhenTheIDIsGoneOrUnknown() {
-        var log = EventLog(retained: 2)
+        var log = EventLog(retained: 2, encoder: Self.plain)
         for value in 1...5 { _ = log.append(name: "color", kind: .driver, json: json("\(value)")) }
         XCTAssertEqual(log.replay(after: 3), .events([log.latest("color")!]), "ids 4 and 5 are retained")
         XCTAssertEqual(log.replay(after: 2), .reset(log.snapshot), "id 3 is gone")
         XCTAssertEqual(log.replay(after: 99), .reset(log.snapshot), "an id from the future (another server) resets")
-        XCTAssertEqual(EventLog(retained: 4).replay(after: 0), .events([]))
+        XCTAssertEqual(EventLog(retained: 4, encoder: Self.plain).replay(after: 0), .events([]))
     }
 
-    func testEncodedEventBytesAreTheSSEWireFormat() {
-        var log = EventLog(retained: 4)
+    func testEachEventIsEncodedOnceWithTheApplicationsEncoder() {
+        let calls = Counter()
+        var log = EventLog(retained: 4) { id, name, json in
+            calls.increment()
+            return Array("\(id) \(name) ".utf8) + json
+        }
         let event = log.append(name: "backgroundColor", kind: .driver, json: json("\"blue\""))
-        XCTAssertEqual(String(decoding: event.bytes, as: UTF8.self), "id: 1\nevent: backgroundColor\ndata: \"blue\"\n\n")
+        XCTAssertEqual(String(decoding: event.encoded, as: UTF8.self), "1 backgroundColor \"blue\"")
+        _ = log.snapshot
+        _ = log.replay(after: 0)
+        XCTAssertEqual(calls.value, 1)
     }
+}
+
+/// A count shared with a `@Sendable` closure.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

@@ -65,65 +65,75 @@ final class ViewModelShapeTests: XCTestCase {
         Dictionary(uniqueKeysWithValues: snapshot.outputs.map { ($0.name, String(decoding: $0.json, as: UTF8.self)) })
     }
 
-    func testPropertyShape() throws {
-        let session = try application.createSession("property")
-        XCTAssertEqual(outputs(try session.snapshot()), ["name": "\"initial\""])
-        XCTAssertEqual(outputs(try session.send(input: "rename", payload: Data("\"Ada\"".utf8))), ["name": "\"Ada\""])
-        XCTAssertEqual(outputs(try session.send(input: "reset", payload: Data())), ["name": "\"initial\""])
-        let entry = try XCTUnwrap(application.catalog().viewModels.first { $0.name == "property" })
+    func testPropertyShape() async throws {
+        let session = try await application.createSession("property")
+        let initial = try await session.snapshot()
+        XCTAssertEqual(outputs(initial), ["name": "\"initial\""])
+        let renamed = try await session.send(input: "rename", payload: Data("\"Ada\"".utf8))
+        XCTAssertEqual(outputs(renamed), ["name": "\"Ada\""])
+        let reset = try await session.send(input: "reset", payload: Data())
+        XCTAssertEqual(outputs(reset), ["name": "\"initial\""])
+        let catalog = await application.catalog()
+        let entry = try XCTUnwrap(catalog.viewModels.first { $0.name == "property" })
         XCTAssertEqual(entry.inputs.map(\.name), ["rename", "reset"])
         XCTAssertEqual(entry.outputs.map(\.name), ["name", "renamed"])
         XCTAssertEqual(entry.outputs.map(\.kind), [.driver, .signal])
     }
 
-    func testNestedInputOutputShape() throws {
-        let session = try application.createSession("nested")
-        XCTAssertEqual(outputs(try session.snapshot()), ["summary": "\"none × 0\""])
-        let snapshot = try session.send(input: "draft", payload: Data(#"{"title":"cups","count":3}"#.utf8))
+    func testNestedInputOutputShape() async throws {
+        let session = try await application.createSession("nested")
+        let initial = try await session.snapshot()
+        XCTAssertEqual(outputs(initial), ["summary": "\"none × 0\""])
+        let snapshot = try await session.send(input: "draft", payload: Data(#"{"title":"cups","count":3}"#.utf8))
         XCTAssertEqual(outputs(snapshot), ["summary": "\"cups × 3\""])
-        let schema = try XCTUnwrap(application.catalog().viewModels.first { $0.name == "nested" }?.inputs.first?.schema)
+        let catalog = await application.catalog()
+        let schema = try XCTUnwrap(catalog.viewModels.first { $0.name == "nested" }?.inputs.first?.schema)
         XCTAssertEqual(schema["type"], "object")
     }
 
-    func testBindingShape() throws {
-        let session = try application.createSession("binding")
-        _ = try session.send(input: "amount", payload: Data("2".utf8))
-        XCTAssertEqual(outputs(try session.send(input: "amount", payload: Data("5".utf8))), ["total": "7"])
-        XCTAssertEqual(outputs(try session.send(input: "clear", payload: Data())), ["total": "0"])
-        let entry = try XCTUnwrap(application.catalog().viewModels.first { $0.name == "binding" })
+    func testBindingShape() async throws {
+        let session = try await application.createSession("binding")
+        _ = try await session.send(input: "amount", payload: Data("2".utf8))
+        let afterFive = try await session.send(input: "amount", payload: Data("5".utf8))
+        XCTAssertEqual(outputs(afterFive), ["total": "7"])
+        let cleared = try await session.send(input: "clear", payload: Data())
+        XCTAssertEqual(outputs(cleared), ["total": "0"])
+        let catalog = await application.catalog()
+        let entry = try XCTUnwrap(catalog.viewModels.first { $0.name == "binding" })
         XCTAssertEqual(entry.inputs.map(\.name), ["amount", "clear"])
         XCTAssertEqual(entry.inputs.map(\.schema), [["type": "integer"], ["type": "null"]])
     }
 
-    func testPayloadErrorsNameTheField() throws {
-        let session = try application.createSession("nested")
-        XCTAssertThrowsError(try session.send(input: "draft", payload: Data(#"{"title":"cups"}"#.utf8))) { error in
+    func testPayloadErrorsNameTheField() async throws {
+        let session = try await application.createSession("nested")
+        await XCTAssertThrowsErrorAsync(try await session.send(input: "draft", payload: Data(#"{"title":"cups"}"#.utf8))) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload)
             XCTAssertEqual((error as? BinderyError)?.message, "field 'count': missing")
         }
-        XCTAssertThrowsError(try session.send(input: "draft", payload: Data(#"{"title":"cups","count":"three"}"#.utf8))) { error in
+        await XCTAssertThrowsErrorAsync(try await session.send(input: "draft", payload: Data(#"{"title":"cups","count":"three"}"#.utf8))) { error in
             XCTAssertEqual((error as? BinderyError)?.message, "field 'count': expected an integer")
         }
-        XCTAssertThrowsError(try session.send(input: "draft", payload: Data("{nope".utf8))) { error in
+        await XCTAssertThrowsErrorAsync(try await session.send(input: "draft", payload: Data("{nope".utf8))) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .malformedJSON)
         }
-        XCTAssertThrowsError(try session.send(input: "draft", payload: Data())) { error in
+        await XCTAssertThrowsErrorAsync(try await session.send(input: "draft", payload: Data())) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload)
         }
-        XCTAssertEqual(outputs(try session.snapshot()), ["summary": "\"none × 0\""], "a bad payload changes nothing")
+        let unchanged = try await session.snapshot()
+        XCTAssertEqual(outputs(unchanged), ["summary": "\"none × 0\""], "a bad payload changes nothing")
     }
 
-    func testAViewModelWhoseOutputCannotBeEncodedIsRefusedAtCreation() {
+    func testAViewModelWhoseOutputCannotBeEncodedIsRefusedAtCreation() async {
         struct Secret { let key = 42 }
         final class Opaque { let value: Driver<Secret> = .just(Secret()) }
         application.register("opaque") { _ in Opaque() }
-        XCTAssertThrowsError(try application.createSession("opaque")) { error in
+        await XCTAssertThrowsErrorAsync(try await application.createSession("opaque")) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)
         }
         XCTAssertEqual(application.sessionCount, 0)
     }
 
-    func testAViewModelThatFailsHalfwayLeavesNoSubscriptionBehind() {
+    func testAViewModelThatFailsHalfwayLeavesNoSubscriptionBehind() async {
         struct Secret { let key = 42 }
         final class HalfGood {
             let good: Observable<Int>
@@ -132,29 +142,30 @@ final class ViewModelShapeTests: XCTestCase {
         }
         let source = PublishSubject<Int>()
         application.register("half") { _ in HalfGood(source) }
-        XCTAssertThrowsError(try application.createSession("half"))
+        await XCTAssertThrowsErrorAsync(try await application.createSession("half"))
         XCTAssertFalse(source.hasObservers, "the output subscribed before the failure was disposed")
         XCTAssertEqual(application.sessionCount, 0)
     }
 
-    func testCreationParametersReachTheFactory() throws {
+    func testCreationParametersReachTheFactory() async throws {
         struct Parameters: Decodable { let start: String }
         application.register("named") { context -> PropertyViewModel in
             let viewModel = PropertyViewModel()
             viewModel.rename.accept(try context.parameters(as: Parameters.self).start)
             return viewModel
         }
-        let session = try application.createSession("named", parameters: Data(#"{"start":"Grace"}"#.utf8))
-        XCTAssertEqual(outputs(try session.snapshot()), ["name": "\"Grace\""])
-        XCTAssertThrowsError(try application.createSession("named", parameters: Data("{}".utf8))) { error in
+        let session = try await application.createSession("named", parameters: Data(#"{"start":"Grace"}"#.utf8))
+        let named = try await session.snapshot()
+        XCTAssertEqual(outputs(named), ["name": "\"Grace\""])
+        await XCTAssertThrowsErrorAsync(try await application.createSession("named", parameters: Data("{}".utf8))) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload)
         }
     }
 
-    func testASharedViewModelHasOneSessionForEveryone() throws {
+    func testASharedViewModelHasOneSessionForEveryone() async throws {
         application.register("shared", shared: true) { _ in PropertyViewModel() }
-        let first = try application.createSession("shared")
-        let second = try application.createSession("shared")
+        let first = try await application.createSession("shared")
+        let second = try await application.createSession("shared")
         XCTAssertTrue(first === second)
     }
 }
@@ -173,14 +184,14 @@ final class JSONSchemaTests: XCTestCase {
         let nickname: String?
     }
 
-    func testPrimitivesOptionalsArraysAndEnums() {
+    func testPrimitivesOptionalsArraysAndEnums() async {
         XCTAssertEqual(JSONSchema.of(Int.self), ["type": "integer"])
         XCTAssertEqual(JSONSchema.of([Bool].self), ["type": "array", "items": ["type": "boolean"]])
         XCTAssertEqual(JSONSchema.of(String?.self), ["anyOf": [["type": "string"], ["type": "null"]]])
         XCTAssertEqual(JSONSchema.of(Mood.self), ["type": "string", "enum": ["calm", "busy"]])
     }
 
-    func testStructsBecomeObjectsWithTheirFieldsAndRequiredOnes() {
+    func testStructsBecomeObjectsWithTheirFieldsAndRequiredOnes() async {
         let schema = JSONSchema.of(Profile.self)
         XCTAssertEqual(schema["type"], "object")
         XCTAssertEqual(schema["required"], ["name", "age", "score", "admin", "mood", "tags", "address"])
@@ -204,17 +215,18 @@ final class DeclaredOutputTests: XCTestCase {
         }
     }
 
-    func testRegistrationNamesSubjectsAsOutputsWithTheirKind() throws {
+    func testRegistrationNamesSubjectsAsOutputsWithTheirKind() async throws {
         let application = Application()
         defer { application.stop() }
         application.register("subjects", outputs: ["albums": .driver, "error": .signal]) { _ in SubjectViewModel() }
-        let entry = try XCTUnwrap(application.catalog().viewModels.first)
+        let catalog = await application.catalog()
+        let entry = try XCTUnwrap(catalog.viewModels.first)
         XCTAssertEqual(entry.inputs.map(\.name), ["requestData"])
         XCTAssertEqual(entry.outputs.map(\.name), ["albums", "error"])
         XCTAssertEqual(entry.outputs.map(\.kind), [.driver, .signal])
 
-        let session = try application.createSession("subjects")
-        let snapshot = try session.send(input: "requestData", payload: Data())
+        let session = try await application.createSession("subjects")
+        let snapshot = try await session.send(input: "requestData", payload: Data())
         XCTAssertEqual(snapshot.outputs.map(\.name), ["albums"], "a declared driver is in the snapshot, the signal is not")
         XCTAssertEqual(snapshot.lastEventID, 2)
     }

@@ -44,16 +44,14 @@ public struct Catalog: Codable, Sendable {
 }
 
 extension Catalog.Entry {
-    /// Lists the ports by making one instance with empty parameters, off any session.
+    /// Lists the ports by making one instance with empty parameters; call it in
+    /// a scheduler's turn, so the ViewModel's drivers have a scheduler to share on.
     init(probing definition: ViewModelDefinition, nameOf: (Any.Type) -> String?) {
         name = definition.name
         shared = definition.isShared
         summary = definition.summary
-        let scheduler = SerialScheduler(label: "bindery.catalog")
         do {
-            let bound = try scheduler.sync {
-                try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())), declaredOutputs: definition.declaredOutputs)
-            }
+            let bound = try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())), declaredOutputs: definition.declaredOutputs)
             inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
             outputs = bound.outputs.map { output in
                 let type = output.port.elementType
@@ -63,7 +61,7 @@ extension Catalog.Entry {
                 return Catalog.Output(name: output.name, kind: output.kind, schema: JSONSchema.childSession(nameOf(type)))
             }
             problem = nil
-            scheduler.sync { bound.disposables.forEach { $0.dispose() } }
+            bound.disposables.forEach { $0.dispose() }
         } catch {
             inputs = []
             outputs = []

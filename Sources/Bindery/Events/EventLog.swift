@@ -5,35 +5,39 @@ import Foundation
 ///
 /// Threading: confined to the session's scheduler.
 struct EventLog {
+    private let encoder: EventEncoder
     /// The id of the newest event, 0 before any.
     private(set) var lastID: UInt64 = 0
-    private var latest: [String: EncodedEvent] = [:]
-    private var recent: RingBuffer<EncodedEvent>
+    private var latest: [String: OutputEvent] = [:]
+    private var recent: RingBuffer<OutputEvent>
 
-    /// A log keeping the last `retained` events for resume.
-    init(retained: Int) { recent = RingBuffer(capacity: max(1, retained)) }
+    /// A log keeping the last `retained` events for resume, encoding each with `encoder`.
+    init(retained: Int, encoder: @escaping EventEncoder) {
+        self.encoder = encoder
+        recent = RingBuffer(capacity: max(1, retained))
+    }
 
     /// Numbers and records a new value of output `name`.
-    mutating func append(name: String, kind: OutputKind, json: Data) -> EncodedEvent {
+    mutating func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
         lastID += 1
-        let event = EncodedEvent(id: lastID, name: name, kind: kind, json: json)
+        let event = OutputEvent(id: lastID, name: name, kind: kind, json: json, encoder: encoder)
         if kind == .driver { latest[name] = event }
         recent.append(event)
         return event
     }
 
     /// Every driver's current value, oldest first.
-    var snapshot: [EncodedEvent] { latest.values.sorted { $0.id < $1.id } }
+    var snapshot: [OutputEvent] { latest.values.sorted { $0.id < $1.id } }
 
     /// The current value of driver `name`.
-    func latest(_ name: String) -> EncodedEvent? { latest[name] }
+    func latest(_ name: String) -> OutputEvent? { latest[name] }
 
     /// What a client that has seen everything up to `id` needs.
     enum Replay: Equatable {
         /// Just these events: each driver's value if it changed, every signal, in order.
-        case events([EncodedEvent])
+        case events([OutputEvent])
         /// The id is unknown or too old: start over from the snapshot.
-        case reset([EncodedEvent])
+        case reset([OutputEvent])
     }
 
     /// What comes after `id`, or a reset if the log no longer holds it.
@@ -45,9 +49,4 @@ struct EventLog {
             event.id > id && (event.kind == .signal || latest[event.name] === event)
         })
     }
-}
-
-extension EncodedEvent: Equatable {
-    /// Events are equal when they are the same event.
-    public static func == (lhs: EncodedEvent, rhs: EncodedEvent) -> Bool { lhs === rhs }
 }

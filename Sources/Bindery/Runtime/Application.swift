@@ -2,17 +2,24 @@ import Foundation
 
 /// The Bindery runtime: the registry of ViewModels, their live sessions and the catalog.
 ///
-/// Thread safety: every method may be called from any thread.
+/// Thread safety: every method may be called from any thread, and none waits
+/// for a session: work that needs one is queued on it and answered through a
+/// completion, called from the session's turn.
 public final class Application: @unchecked Sendable {
     /// The limits in force.
     public let configuration: RuntimeConfiguration
+    /// Encodes each output event for the wire once; the server sets it before serving.
+    package var eventEncoder: EventEncoder = { _, _, json in Array(json) }
     private let lock = NSLock()
+    // Guarded by `lock`.
     private var definitions: [String: ViewModelDefinition] = [:]
     private var order: [String] = []
     private var namesByType: [ObjectIdentifier: String] = [:]
     private var sessions: [String: Session] = [:]
     private var sharedSessions: [String: Session] = [:]
     private var cachedCatalog: Catalog?
+    /// Bumped by every registration, so a probe that raced one is not cached.
+    private var registrations = 0
     private var reaper: DispatchSourceTimer?
 
     /// A runtime with `configuration`.
@@ -28,14 +35,15 @@ public final class Application: @unchecked Sendable {
     ///   - summary: One sentence for the catalog: what the ViewModel is for.
     ///   - outputs: Properties that are outputs although their type reads as an
     ///     input (a `PublishSubject` a ViewModel emits on), with their kind.
-    ///   - make: Creates the ViewModel; it runs on the new session's scheduler.
-    public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping (ViewModelContext) throws -> ViewModel) {
+    ///   - make: Creates the ViewModel; it runs in the new session's first turn.
+    public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping @Sendable (ViewModelContext) throws -> ViewModel) {
         precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && name.allSatisfy(\.isASCII),
                      "ViewModel name '\(name)' must be ASCII letters, digits, - or _")
         lock.withLock {
             precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
             definitions[name] = ViewModelDefinition(name: name, isShared: shared, summary: summary, declaredOutputs: outputs, make: { try make($0) })
             order.append(name)
+            registrations += 1
             namesByType[ObjectIdentifier(ViewModel.self)] = namesByType[ObjectIdentifier(ViewModel.self)] ?? name
             cachedCatalog = nil
         }
@@ -44,64 +52,67 @@ public final class Application: @unchecked Sendable {
     /// Whether `name` is a registered ViewModel.
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }
 
-    /// Creates a session of `viewModel` (or returns the shared one) with creation `parameters`.
-    public func createSession(_ viewModel: String, parameters: Data = Data()) throws -> Session {
-        let definition = try self.definition(viewModel)
-        if definition.isShared, let existing = lock.withLock({ sharedSessions[viewModel] }) { return existing }
-        let id = SessionID.make()
-        try lock.withLock {
-            if sessions.count >= configuration.maxSessions {
-                throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
+    /// Creates a session of `viewModel` (or joins the shared one) with creation
+    /// `parameters`; `completion` runs once its ViewModel is made and bound.
+    package func createSession(_ viewModel: String, parameters: Data = Data(), completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+        let session: Session
+        let isNew: Bool
+        let definition: ViewModelDefinition
+        do {
+            definition = try self.definition(viewModel)
+            (session, isNew) = try lock.withLock { () throws -> (Session, Bool) in
+                if definition.isShared, let existing = sharedSessions[viewModel] { return (existing, false) }
+                let session = try addSessionLocked(viewModel)
+                if definition.isShared { sharedSessions[viewModel] = session }
+                return (session, true)
             }
+        } catch {
+            return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
         }
-        let session = makeSession(id: id, viewModel: viewModel)
-        try start(session, declaredOutputs: definition.declaredOutputs) { try definition.make(ViewModelContext(sessionID: id, parameters: parameters)) }
-        return lock.withLock {
-            if definition.isShared {
-                if let raced = sharedSessions[viewModel] {
-                    session.dispose()
-                    return raced
-                }
-                sharedSessions[viewModel] = session
+        // A shared session's later clients queue behind its start, so they see it started (or gone).
+        guard isNew else { return session.snapshot { result in completion(result.map { _ in session }) } }
+        let context = ViewModelContext(sessionID: session.id, parameters: parameters)
+        session.start(declaredOutputs: definition.declaredOutputs, { try definition.make(context) }) { [self] result in
+            switch result {
+            case .success: completion(.success(session))
+            case .failure(let error):
+                remove(session) // one that fails halfway is disposed: no subscription it made lives on
+                completion(.failure(error))
             }
-            sessions[id] = session
-            return session
         }
     }
 
-    private func makeSession(id: String, viewModel: String) -> Session {
-        let session = Session(id: id, viewModelName: viewModel, limits: configuration)
-        session.spawn = { [weak self] child in
-            guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
-            return try self.startChild(child)
+    /// A new session of `viewModel` on `scheduler` (a new one by default),
+    /// counted against the limit; call with `lock` held.
+    private func addSessionLocked(_ viewModel: String, on scheduler: SerialScheduler? = nil) throws -> Session {
+        guard sessions.count < configuration.maxSessions else {
+            throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
         }
+        let session = Session(id: SessionID.make(), viewModelName: viewModel, limits: configuration,
+                              scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
+                              encoder: eventEncoder)
+        session.spawn = { [weak self] child, scheduler in
+            guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
+            return try self.startChild(child, on: scheduler)
+        }
+        sessions[session.id] = session
         return session
     }
 
-    /// Starts `session`; one that fails halfway is disposed, so no subscription it made lives on.
-    private func start(_ session: Session, declaredOutputs: [String: OutputKind], _ make: () throws -> Any) throws {
-        do {
-            try session.start(declaredOutputs: declaredOutputs, make)
-        } catch {
-            session.dispose()
-            throw error
-        }
-    }
-
-    /// Starts a session for a ViewModel an output emitted (navigation to a child).
-    private func startChild(_ viewModel: AnyObject) throws -> Session {
+    /// Starts a session for a ViewModel an output emitted (navigation to a
+    /// child), on its parent's `scheduler`: its id is known at once, and
+    /// requests to it queue behind its start.
+    private func startChild(_ viewModel: AnyObject, on scheduler: SerialScheduler) throws -> Session {
         guard let name = name(of: type(of: viewModel)) else {
             throw BinderyError(.viewModelFailed, "\(type(of: viewModel)) is not registered; register it to navigate to it")
         }
-        let id = SessionID.make()
-        try lock.withLock {
-            if sessions.count >= configuration.maxSessions {
-                throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
-            }
+        let (session, declaredOutputs) = try lock.withLock { (try addSessionLocked(name, on: scheduler), definitions[name]?.declaredOutputs ?? [:]) }
+        nonisolated(unsafe) let child = viewModel // handed to the child's turn, never used here again
+        session.start(declaredOutputs: declaredOutputs, { child }) { [weak self] result in
+            guard case .failure(let error) = result, let self else { return }
+            configuration.log("child session \(session.id) of \(name) could not start: \(error)")
+            remove(session)
         }
-        let session = makeSession(id: id, viewModel: name)
-        try start(session, declaredOutputs: lock.withLock { definitions[name]?.declaredOutputs } ?? [:]) { viewModel }
-        lock.withLock { sessions[id] = session }
         return session
     }
 
@@ -111,7 +122,7 @@ public final class Application: @unchecked Sendable {
     }
 
     /// The live session `id` of `viewModel`.
-    public func session(_ viewModel: String, id: String) throws -> Session {
+    package func session(_ viewModel: String, id: String) throws -> Session {
         _ = try definition(viewModel)
         guard let session = lock.withLock({ sessions[id] }), session.viewModelName == viewModel else {
             throw BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)")
@@ -119,18 +130,17 @@ public final class Application: @unchecked Sendable {
         return session
     }
 
-    /// Disposes session `id` of `viewModel`; its streams end.
-    public func disposeSession(_ viewModel: String, id: String) throws {
-        let session = try self.session(viewModel, id: id)
-        remove(session)
+    /// Disposes session `id` of `viewModel`; its subscriptions end with `.end`.
+    package func disposeSession(_ viewModel: String, id: String) throws {
+        remove(try session(viewModel, id: id))
     }
 
-    private func remove(_ session: Session) {
+    private func remove(_ session: Session, completion: (@Sendable () -> Void)? = nil) {
         lock.withLock {
-            sessions[session.id] = nil
+            if sessions[session.id] === session { sessions[session.id] = nil }
             if sharedSessions[session.viewModelName] === session { sharedSessions[session.viewModelName] = nil }
         }
-        session.dispose()
+        session.dispose(completion: completion)
     }
 
     /// The number of live sessions.
@@ -140,7 +150,7 @@ public final class Application: @unchecked Sendable {
     @discardableResult
     public func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
         let idle = lock.withLock { sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, now: now) } }
-        idle.forEach(remove)
+        idle.forEach { remove($0) }
         return idle.count
     }
 
@@ -156,28 +166,37 @@ public final class Application: @unchecked Sendable {
 
     /// Disposes every session and stops the reaper, waiting at most `grace` for
     /// sessions busy in their ViewModel: one that never finishes must not keep
-    /// the process from stopping.
+    /// the process from stopping. Blocks the caller: call it from the thread
+    /// that stops the process, never from a session's turn.
     public func stop(grace: Duration = .seconds(2)) {
         let all = lock.withLock { () -> [Session] in
             reaper?.cancel()
             reaper = nil
-            defer { sessions = [:]; sharedSessions = [:] }
             return Array(sessions.values)
         }
         let group = DispatchGroup()
-        all.forEach { $0.dispose(leaving: group) }
-        if group.wait(timeout: .now() + .milliseconds(Int(grace.components.seconds * 1_000))) == .timedOut {
+        for session in all {
+            group.enter()
+            remove(session) { group.leave() }
+        }
+        let (seconds, attoseconds) = grace.components
+        if group.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {
             configuration.log("stopped with sessions still busy in their ViewModel")
         }
     }
 
-    /// Every registered ViewModel with its inputs and outputs.
-    public func catalog() -> Catalog {
-        if let cached = lock.withLock({ cachedCatalog }) { return cached }
-        let definitions = lock.withLock { order.compactMap { self.definitions[$0] } }
-        let catalog = Catalog(viewModels: definitions.map { Catalog.Entry(probing: $0, nameOf: self.name(of:)) })
-        lock.withLock { cachedCatalog = catalog }
-        return catalog
+    /// Every registered ViewModel with its inputs and outputs; `completion` runs
+    /// at once if the catalog is known, else after probing the ViewModels in a
+    /// turn of their own (a factory may take its time).
+    package func catalog(_ completion: @escaping @Sendable (Catalog) -> Void) {
+        if let cached = lock.withLock({ cachedCatalog }) { return completion(cached) }
+        let (definitions, generation) = lock.withLock { (order.compactMap { self.definitions[$0] }, registrations) }
+        let probe = SerialScheduler(label: "bindery.catalog", pool: configuration.executors)
+        probe.async { [self] in
+            let catalog = Catalog(viewModels: definitions.map { Catalog.Entry(probing: $0, nameOf: name(of:)) })
+            lock.withLock { if registrations == generation { cachedCatalog = catalog } }
+            completion(catalog)
+        }
     }
 
     private func definition(_ name: String) throws -> ViewModelDefinition {

@@ -12,6 +12,8 @@ public struct RuntimeConfiguration: Sendable {
     public var retryMilliseconds = 1_000
     /// A session with no stream and no request for this long is disposed.
     public var sessionIdleTimeout: Duration = .seconds(600)
+    /// The threads sessions run on: shared by every session, bounded whatever the load.
+    public var executors: ExecutorPool = .shared
     /// Where diagnostics go.
     public var log: @Sendable (String) -> Void = { _ in }
 

@@ -1,16 +1,20 @@
 import Foundation
 
-/// One running ViewModel and its event log.
+/// One running ViewModel, its event log and the subscriptions it feeds.
 ///
-/// Each session has one `SerialScheduler`: inputs are applied in arrival order,
-/// outputs are observed there and appended to the log, and every stream is fed
-/// from there. Public methods may be called from any thread; they hop onto the
-/// scheduler and wait.
-public final class Session: @unchecked Sendable {
+/// Everything in a session happens in turns of its `SerialScheduler` on the
+/// shared executor pool: the ViewModel is made and bound, inputs are applied in
+/// arrival order, outputs are logged and pushed to subscribers. Callers reach it
+/// through methods that queue a job and call back from the turn: none of them
+/// waits, so no thread is ever held waiting for a busy session.
+///
+/// Threading: the methods may be called from any thread; `completion`s run in
+/// the session's turn and must not block.
+package final class Session: @unchecked Sendable {
     /// The session id.
-    public let id: String
+    package let id: String
     /// The registered name of its ViewModel.
-    public let viewModelName: String
+    package let viewModelName: String
     /// The scheduler everything in the session runs on.
     let scheduler: SerialScheduler
     private let limits: RuntimeConfiguration
@@ -19,24 +23,58 @@ public final class Session: @unchecked Sendable {
     private var log: EventLog
     private var ports: ViewModelPorts?
     private var subscription: Disposable?
-    private var streams: [ObjectIdentifier: EventStream] = [:]
+    private var subscribers: [ObjectIdentifier: Subscription] = [:]
     private var isDisposed = false
 
+    // Read from any thread (the idle reaper).
     private let activity = NSLock()
     private var lastActive = ContinuousClock.now
-    private var streamCount = 0
+    private var feeding = 0
 
-    init(id: String, viewModelName: String, limits: RuntimeConfiguration) {
+    /// Makes a session, on this session's scheduler, for a ViewModel that an
+    /// output emitted; set by the application.
+    var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
+
+    /// A session running on `scheduler`: a new one for a session of its own, its
+    /// parent's for a child (the child ViewModel was made in the parent's turn, so
+    /// its drivers deliver there).
+    init(id: String, viewModelName: String, limits: RuntimeConfiguration, scheduler: SerialScheduler, encoder: @escaping EventEncoder) {
         self.id = id
         self.viewModelName = viewModelName
         self.limits = limits
-        scheduler = SerialScheduler(label: "bindery.session.\(viewModelName)")
-        log = EventLog(retained: limits.retainedEvents)
+        self.scheduler = scheduler
+        log = EventLog(retained: limits.retainedEvents, encoder: encoder)
     }
 
-    /// Creates the ViewModel with `make` on the session's scheduler and subscribes to its outputs.
-    func start(declaredOutputs: [String: OutputKind] = [:], _ make: () throws -> Any) throws {
-        try scheduler.sync {
+    /// Runs `work` in a turn and, once everything it caused inline has run,
+    /// calls `completion` with what `answer` makes, in the same turn.
+    private func perform<T>(_ work: @escaping () throws -> Void = {}, answer: @escaping () throws -> T, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void) {
+        touch()
+        var failure: BinderyError? // confined to this turn
+        scheduler.async({ [self] in
+            do {
+                guard !isDisposed else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                try work()
+            } catch {
+                failure = problem(error)
+            }
+        }, then: { [self] in
+            if let failure { return completion(.failure(failure)) }
+            do {
+                completion(.success(try answer()))
+            } catch {
+                completion(.failure(problem(error)))
+            }
+        })
+    }
+
+    private func problem(_ error: Error) -> BinderyError {
+        error as? BinderyError ?? BinderyError(.viewModelFailed, "\(viewModelName): \(error)")
+    }
+
+    /// Makes the ViewModel with `make` and subscribes to its outputs, in the session's first turn.
+    func start(declaredOutputs: [String: OutputKind], _ make: @escaping () throws -> Any, completion: @escaping @Sendable (Result<Void, BinderyError>) -> Void) {
+        perform({ [self] in
             let viewModel: Any
             do {
                 viewModel = try make()
@@ -52,14 +90,11 @@ public final class Session: @unchecked Sendable {
             }, onError: { [weak self] name, error in
                 self?.limits.log("session \(self?.id ?? ""): output '\(name)' failed: \(error)")
             })
-        }
+        }, answer: {}, completion: completion)
     }
 
-    /// Makes a session for a ViewModel that an output emitted; set by the application.
-    var spawn: ((AnyObject) throws -> Session)?
-
     private func receive(_ value: ViewModelPorts.Value, from name: String, kind: OutputKind) {
-        // The log is confined to the session's queue; a ViewModel may still emit
+        // The log is confined to the session's turns; a ViewModel may still emit
         // from elsewhere (a service's thread, an observable made on another queue).
         guard scheduler.isCurrent else {
             scheduler.async { [weak self] in self?.receive(value, from: name, kind: kind) }
@@ -73,35 +108,32 @@ public final class Session: @unchecked Sendable {
                 json = data
             case .viewModel(let viewModel):
                 guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
-                let child = try spawn(viewModel)
+                let child = try spawn(viewModel, scheduler)
                 json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id))
             }
             let event = log.append(name: name, kind: kind, json: json)
-            for stream in streams.values { stream.enqueue(event) }
+            for (key, subscriber) in subscribers where !subscriber.push(event) {
+                remove(key)
+            }
         } catch {
             limits.log("session \(id): output '\(name)' could not be sent: \(error)")
         }
     }
 
-
     /// Marks the session used now (for idle expiry).
     func touch() { activity.withLock { lastActive = .now } }
 
-    /// Whether the session has had no stream and no request for `idle`.
+    /// Whether the session has had no subscriber and no request for `idle`.
     func isIdle(for idle: Duration, now: ContinuousClock.Instant) -> Bool {
-        activity.withLock { streamCount == 0 && now - lastActive >= idle }
+        activity.withLock { feeding == 0 && now - lastActive >= idle }
     }
 
-    /// The number of open streams.
-    public var openStreams: Int { activity.withLock { streamCount } }
+    /// The number of subscriptions the session feeds.
+    package var subscriberCount: Int { activity.withLock { feeding } }
 
     /// The current state.
-    public func snapshot() throws -> Snapshot {
-        touch()
-        return try scheduler.sync {
-            try ensureLive()
-            return makeSnapshot()
-        }
+    package func snapshot(_ completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
+        perform(answer: { [self] in makeSnapshot() }, completion: completion)
     }
 
     private func makeSnapshot() -> Snapshot {
@@ -109,28 +141,18 @@ public final class Session: @unchecked Sendable {
                  outputs: log.snapshot.map { ($0.name, $0.json) })
     }
 
-    private func ensureLive() throws {
-        if isDisposed { throw BinderyError(.unknownSession, "session \(id) was disposed") }
-    }
-
-    /// Sends one input and returns the snapshot once its synchronous effects are applied.
-    public func send(input name: String, payload: Data) throws -> Snapshot {
-        touch()
-        try scheduler.sync {
-            try ensureLive()
+    /// Sends one input and, in the same turn, once its synchronous effects are
+    /// applied, takes the snapshot: no other input lands in between.
+    package func send(input name: String, payload: Data, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
+        perform({ [self] in
             guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
             try ports.send(name, payload: payload)
-        }
-        // A second turn: `sync` returns only after the trampoline has drained
-        // everything the input caused, so the snapshot includes all of it.
-        return try snapshot()
+        }, answer: { [self] in makeSnapshot() }, completion: completion)
     }
 
     /// The current value of driver `name` as JSON, or nil before it has one.
-    public func value(ofOutput name: String) throws -> Data? {
-        touch()
-        return try scheduler.sync {
-            try ensureLive()
+    package func value(ofOutput name: String, completion: @escaping @Sendable (Result<Data?, BinderyError>) -> Void) {
+        perform(answer: { [self] in
             guard let kind = ports?.kind(of: name) else {
                 throw BinderyError(.unknownOutput, "\(viewModelName) has no output '\(name)'")
             }
@@ -138,57 +160,45 @@ public final class Session: @unchecked Sendable {
                 throw BinderyError(.unknownOutput, "'\(name)' is a signal: it has no current value; subscribe to the event stream")
             }
             return log.latest(name)?.json
-        }
+        }, completion: completion)
     }
 
-    /// Feeds `stream`: what the client missed after `lastEventID` (or everything
+    /// A feed of what the client missed after `lastEventID` (or everything
     /// current when nil), then live events. Fails if the session is gone or full.
-    public func attach(_ stream: EventStream, lastEventID: UInt64?) throws {
-        touch()
-        try scheduler.sync {
-            try ensureLive()
-            let admitted = activity.withLock { () -> Bool in
-                guard streamCount < limits.maxStreamsPerSession else { return false }
-                streamCount += 1
-                return true
-            }
-            guard admitted else {
+    package func subscribe(lastEventID: UInt64?, completion: @escaping @Sendable (Result<Subscription, BinderyError>) -> Void) {
+        perform(answer: { [self] in
+            guard subscribers.count < limits.maxStreamsPerSession else {
                 throw BinderyError(.limitReached, "session \(id) already has \(limits.maxStreamsPerSession) streams")
             }
-            stream.enqueue(raw: "retry: \(limits.retryMilliseconds)\n\n")
+            let initial: [Subscription.Item]
             switch lastEventID.map(log.replay(after:)) ?? .events(log.snapshot) {
             case .events(let events):
-                events.forEach(stream.enqueue)
+                initial = events.map(Subscription.Item.event)
             case .reset(let events):
-                stream.enqueue(raw: "event: bindery.reset\ndata: {\"lastEventId\":\(log.lastID)}\n\n")
-                events.forEach(stream.enqueue)
+                initial = [.reset(lastEventID: log.lastID)] + events.map(Subscription.Item.event)
             }
-            streams[ObjectIdentifier(stream)] = stream
+            let subscription = Subscription(initial: initial, maxBufferedBytes: limits.streamBufferBytes) { [weak self] subscription in
+                self?.scheduler.async { self?.remove(ObjectIdentifier(subscription)) }
+            }
+            subscribers[ObjectIdentifier(subscription)] = subscription
+            activity.withLock { feeding += 1 }
+            return subscription
+        }, completion: completion)
+    }
+
+    private func remove(_ key: ObjectIdentifier) {
+        guard subscribers.removeValue(forKey: key) != nil else { return }
+        activity.withLock {
+            feeding -= 1
+            lastActive = .now
         }
     }
 
-    /// Stops feeding `stream` (its client went away).
-    public func detach(_ stream: EventStream) {
+    /// Disposes the ViewModel in a turn; every subscription ends with `.end`.
+    func dispose(completion: (@Sendable () -> Void)? = nil) {
         scheduler.async { [self] in
-            guard streams.removeValue(forKey: ObjectIdentifier(stream)) != nil else { return }
-            activity.withLock {
-                streamCount -= 1
-                lastActive = .now
-            }
-        }
-    }
-
-    /// Disposes the ViewModel; every stream ends with `event: bindery.end`.
-    func dispose() {
-        scheduler.sync { disposeNow() }
-    }
-
-    /// Disposes the ViewModel once the session's queue is free, leaving `group` then.
-    func dispose(leaving group: DispatchGroup) {
-        group.enter()
-        scheduler.async {
-            self.disposeNow()
-            group.leave()
+            disposeNow()
+            completion?()
         }
     }
 
@@ -198,8 +208,8 @@ public final class Session: @unchecked Sendable {
         subscription?.dispose()
         subscription = nil
         ports = nil
-        for stream in streams.values { stream.finish(last: "event: bindery.end\ndata: null\n\n") }
-        streams = [:]
-        activity.withLock { streamCount = 0 }
+        for subscriber in subscribers.values { subscriber.finish() }
+        subscribers = [:]
+        activity.withLock { feeding = 0 }
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 /// work it has queued (one turn), and goes on to the next, so a busy scheduler
 /// cannot starve the others and nothing ever waits for a thread of its own.
 ///
-/// Work that blocks (a ViewModel waiting on I/O) holds its worker. When work
-/// waits while no turn has finished for `stallThreshold`, the pool adds a
-/// worker, up to `maxThreads`; a worker beyond `threads` leaves once it has
+/// Work that blocks (a ViewModel waiting on I/O) holds its worker. When more
+/// schedulers wait than workers are idle and no turn has finished for
+/// `stallThreshold`, the pool adds a worker, up to `maxThreads`; a worker beyond `threads` leaves once it has
 /// had nothing to do for a few seconds. So the thread count stays between
 /// `threads` and `maxThreads` whatever the load.
 ///
@@ -57,20 +57,26 @@ public final class ExecutorPool: @unchecked Sendable {
     func submit(_ scheduler: SerialScheduler) {
         condition.lock()
         ready.append(scheduler)
-        if idle > 0 {
-            condition.signal()
-        } else if workers < threads {
-            startWorkerLocked()
-        } else if !monitorRunning, workers < maxThreads {
-            monitorRunning = true
-            let monitor = Thread { [self] in watchForStalls() }
-            monitor.name = "\(name).monitor"
-            monitor.start()
+        if idle > 0 { condition.signal() }
+        // `idle` still counts workers signalled but not yet awake: compare, or
+        // work arriving together for one idle worker waits behind the first.
+        if waitingLocked > idle {
+            if workers < threads {
+                startWorkerLocked()
+            } else if !monitorRunning, workers < maxThreads {
+                monitorRunning = true
+                let monitor = Thread { [self] in watchForStalls() }
+                monitor.name = "\(name).monitor"
+                monitor.start()
+            }
         }
         condition.unlock()
     }
 
     private var hasReadyLocked: Bool { readyHead < ready.count }
+
+    /// Schedulers waiting for a worker.
+    private var waitingLocked: Int { ready.count - readyHead }
 
     private func takeReadyLocked() -> SerialScheduler {
         let scheduler = ready[readyHead]
@@ -121,12 +127,12 @@ public final class ExecutorPool: @unchecked Sendable {
         let pause = stallThreshold.components
         let microseconds = UInt32(clamping: pause.seconds * 1_000_000 + pause.attoseconds / 1_000_000_000_000)
         condition.lock()
-        while hasReadyLocked, idle == 0, workers < maxThreads {
+        while waitingLocked > idle, workers < maxThreads {
             let seen = turns
             condition.unlock()
             usleep(microseconds)
             condition.lock()
-            if hasReadyLocked, idle == 0, turns == seen, workers < maxThreads { startWorkerLocked() }
+            if waitingLocked > idle, turns == seen, workers < maxThreads { startWorkerLocked() }
         }
         monitorRunning = false
         condition.unlock()

@@ -55,6 +55,12 @@ public final class SerialScheduler: SchedulerType, @unchecked Sendable {
         enqueue(Job(work: work))
     }
 
+    /// Runs `work` in a later turn, then `then` in the same turn once `work`
+    /// and everything it scheduled inline have run, before any other work.
+    public func async(_ work: @escaping () -> Void, then: @escaping () -> Void) {
+        enqueue(Job(work: work, then: then))
+    }
+
     private func enqueue(_ job: Job) {
         let submit = lock.withLock { () -> Bool in
             jobs.append(job)

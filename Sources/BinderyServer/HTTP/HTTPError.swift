@@ -2,7 +2,7 @@ import Bindery
 import Foundation
 
 /// An error answered as JSON `{"error": "<code>", "message": "<text>"}` with its status.
-struct HTTPError: Error {
+struct HTTPError: Error, Sendable {
     /// The HTTP status code.
     let status: Int
     /// A stable machine-readable code.
@@ -39,6 +39,22 @@ struct HTTPError: Error {
         self.code = code
         self.message = message
         self.headers = headers
+    }
+
+    /// The response for any error a route or the runtime throws; anything unknown is a 500.
+    static func response(for error: Error) -> Response {
+        switch error {
+        case let error as HTTPError: return error.response
+        case let error as BinderyError: return HTTPError(error).response
+        default: return HTTPError(status: 500, code: "internal_error", message: "\(error)").response
+        }
+    }
+
+    /// The error as a JSON response that closes the connection (the request was not read to its end, or the server stops).
+    var closing: Response {
+        var response = self.response
+        response.headers.append(("Connection", "close"))
+        return response
     }
 
     /// The error as a JSON response.

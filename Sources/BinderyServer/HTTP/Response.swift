@@ -1,14 +1,14 @@
 import Bindery
 import Foundation
 
-/// What the router answers: a status, headers, and either bytes or an event stream.
-struct Response {
+/// What the server sends: a status, headers, and either bytes or an event stream.
+struct Response: @unchecked Sendable {
     /// The body.
     enum Body {
         /// Bytes sent at once.
         case data(Data)
-        /// Server-sent events written as the stream has them, until it ends.
-        case stream(EventStream, onClose: () -> Void)
+        /// Server-sent events, written as the stream has them until it ends.
+        case stream(EventStreamWriter)
     }
 
     /// The HTTP status code.
@@ -28,12 +28,17 @@ struct Response {
         Response(status: status, headers: headers, body: .data(Data()))
     }
 
-    /// An event stream fed by `stream`; `onClose` runs once the connection is gone.
-    static func eventStream(_ stream: EventStream, onClose: @escaping () -> Void) -> Response {
+    /// An event stream written by `writer`.
+    static func eventStream(_ writer: EventStreamWriter) -> Response {
         Response(status: 200, headers: [
             ("Content-Type", "text/event-stream; charset=utf-8"),
             ("Cache-Control", "no-cache"),
             ("X-Accel-Buffering", "no"),
-        ], body: .stream(stream, onClose: onClose))
+        ], body: .stream(writer))
+    }
+
+    /// Gives back what the response holds (a stream's subscription and admission) when it will never be sent.
+    func discard() {
+        if case .stream(let writer) = body { writer.close() }
     }
 }

@@ -6,12 +6,12 @@ import Foundation
 /// `/api` catalog · `/api/openapi.json` · `/api/<vm>` create ·
 /// `/api/<vm>/<sid>` snapshot, stream, dispose · `/api/<vm>/<sid>/events` ·
 /// `/api/<vm>/<sid>/outputs/<name>` · `/api/<vm>/<sid>/inputs/<name>`.
-struct APIRouter {
+struct APIRouter: Sendable {
     let application: Application
     let streams: StreamAdmission
     let configuration: ServerConfiguration
 
-    func respond(to request: Request, segments: ArraySlice<Substring>) throws -> Response {
+    func respond(to request: Request, segments: ArraySlice<Substring>) throws -> Answer {
         let path = segments.map(String.init)
         // /api/<vm>/<sid>/…: the session the route is about.
         func session() throws -> Session { try application.session(path[0], id: path[1]) }
@@ -19,45 +19,74 @@ struct APIRouter {
         switch path.count {
         case 0:
             try allow(request, ["GET"])
-            return .json(application.catalog().json)
+            return catalog { .json($0.json) }
         case 1 where path[0] == "openapi.json":
             try allow(request, ["GET"])
-            return .json(OpenAPI.document(for: application.catalog()))
+            return catalog { .json(OpenAPI.document(for: $0)) }
         case 1:
-            guard application.isRegistered(path[0]) else {
-                throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(path[0])'"))
+            let name = path[0]
+            guard application.isRegistered(name) else {
+                throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(name)'"))
             }
             try allow(request, ["POST"])
             try checkWrite(request)
-            let created = try application.createSession(path[0], parameters: request.body)
-            let location = "/api/\(created.viewModelName)/\(created.id)"
-            return .json(try created.snapshot().json, status: 201, headers: [("Location", location)])
+            return .later { [application, body = request.body] reply in
+                application.createSession(name, parameters: body) { created in
+                    guard case .success(let session) = created else { return reply(Self.response(created)) }
+                    session.snapshot { snapshot in
+                        reply(Self.response(snapshot) { .json($0.json, status: 201, headers: [("Location", "/api/\(name)/\(session.id)")]) })
+                    }
+                }
+            }
         case 2:
             try allow(request, ["GET", "DELETE"])
             if request.method == "DELETE" {
                 try checkWrite(request)
                 try application.disposeSession(path[0], id: path[1])
-                return .empty(status: 204)
+                return .now(.empty(status: 204))
             }
             let session = try session()
-            return request.wantsEventStream ? try stream(session, request) : .json(try session.snapshot().json)
+            if request.wantsEventStream { return try stream(session, request) }
+            return .later { reply in session.snapshot { reply(Self.response($0) { .json($0.json) }) } }
         case 3 where path[2] == "events":
             try allow(request, ["GET"])
             return try stream(try session(), request)
         case 4 where path[2] == "outputs":
             try allow(request, ["GET"])
-            guard let value = try session().value(ofOutput: path[3]) else {
-                throw HTTPError(status: 404, code: "no_value", message: "output '\(path[3])' has no value yet")
+            let session = try session(), name = path[3]
+            return .later { reply in
+                session.value(ofOutput: name) { value in
+                    reply(Self.response(value) { json in
+                        guard let json else {
+                            return HTTPError(status: 404, code: "no_value", message: "output '\(name)' has no value yet").response
+                        }
+                        return .json(json)
+                    })
+                }
             }
-            return .json(value)
         case 4 where path[2] == "inputs":
             try allow(request, ["POST"])
-            let session = try session()
+            let session = try session(), name = path[3]
             try checkWrite(request)
             try checkJSONBody(request)
-            return .json(try session.send(input: path[3], payload: request.body).json)
+            return .later { [body = request.body] reply in
+                session.send(input: name, payload: body) { reply(Self.response($0) { .json($0.json) }) }
+            }
         default:
             throw HTTPError.notFound("no API route \(request.path)")
+        }
+    }
+
+    /// The catalog, probed in a turn of its own the first time.
+    private func catalog(_ response: @escaping @Sendable (Catalog) -> Response) -> Answer {
+        .later { [application] reply in application.catalog { reply(response($0)) } }
+    }
+
+    /// The response for a runtime outcome: `success` for a value, the JSON error otherwise.
+    private static func response<T>(_ result: Result<T, BinderyError>, success: (T) -> Response = { _ in .empty(status: 204) }) -> Response {
+        switch result {
+        case .success(let value): return success(value)
+        case .failure(let error): return HTTPError(error).response
         }
     }
 
@@ -83,24 +112,25 @@ struct APIRouter {
         }
     }
 
-    private func stream(_ session: Session, _ request: Request) throws -> Response {
+    private func stream(_ session: Session, _ request: Request) throws -> Answer {
         // The header is what EventSource sends on its own reconnects; the query
         // argument lets a client that opens a new EventSource resume too.
         let lastEventID = (request.header("Last-Event-ID") ?? request.query["lastEventId"])
             .flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
-        guard streams.admit() else {
+        guard let admission = streams.admit() else {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }
-        let stream = EventStream(maxBufferedBytes: configuration.runtime.streamBufferBytes)
-        do {
-            try session.attach(stream, lastEventID: lastEventID)
-        } catch {
-            streams.release()
-            throw error
-        }
-        return .eventStream(stream) { [streams] in
-            session.detach(stream)
-            streams.release()
+        let retry = configuration.runtime.retryMilliseconds
+        return .later { reply in
+            session.subscribe(lastEventID: lastEventID) { subscribed in
+                switch subscribed {
+                case .success(let subscription):
+                    reply(.eventStream(EventStreamWriter(subscription: subscription, admission: admission, retryMilliseconds: retry)))
+                case .failure(let error):
+                    admission.release()
+                    reply(HTTPError(error).response)
+                }
+            }
         }
     }
 }

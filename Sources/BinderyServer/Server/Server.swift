@@ -3,8 +3,8 @@ import Foundation
 
 /// Bindery's HTTP server: the runtime behind protocol v1, on libmicrohttpd.
 ///
-/// `start` listens; `stop` ends every stream (clients reconnect and resume),
-/// resumes suspended connections, stops the daemon and disposes the sessions.
+/// `start` listens; `stop` drains (streams end so clients reconnect and
+/// resume, requests in progress finish), stops the daemon and disposes the sessions.
 public final class Server: @unchecked Sendable {
     /// The runtime served.
     public let application: Application
@@ -12,19 +12,23 @@ public final class Server: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let http: HTTPServer
     private let admission: StreamAdmission
+    private let lock = NSLock()
     private var heartbeat: DispatchSourceTimer?
 
     /// A server for `application` with `configuration`.
     public init(application: Application, configuration: ServerConfiguration) {
         self.application = application
         self.configuration = configuration
+        application.eventEncoder = ServerSentEvents.event
         admission = StreamAdmission(limit: configuration.maxStreams)
         let router = Router(
             api: APIRouter(application: application, streams: admission, configuration: configuration),
             files: StaticFiles(directory: configuration.publicDirectory)
         )
-        http = HTTPServer(configuration: configuration, respond: router.respond(to:))
+        http = HTTPServer(configuration: configuration, router: router.respond(to:))
     }
+
+    deinit { stop() }
 
     /// The port listened on (useful with port 0).
     public var port: UInt16 { http.port }
@@ -32,24 +36,28 @@ public final class Server: @unchecked Sendable {
     /// The number of open event streams.
     public var openStreams: Int { admission.count }
 
+    /// The number of open connections.
+    public var openConnections: Int { http.connectionCount }
+
     /// Starts listening, the heartbeat and the idle-session reaper.
     public func start() throws {
         try http.start()
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = Self.dispatchInterval(configuration.heartbeat)
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [http] in
-            for connection in http.openStreams { connection.stream.enqueue(raw: ": keep-alive\n\n") }
-        }
+        timer.setEventHandler { [http] in http.heartbeat() }
         timer.resume()
-        heartbeat = timer
+        lock.withLock { heartbeat = timer }
         application.startIdleReaper(every: min(.seconds(30), configuration.runtime.sessionIdleTimeout))
     }
 
     /// Stops serving: streams end without `bindery.end`, so clients resume elsewhere or later.
+    /// Blocks the caller until the server has stopped; later calls do nothing.
     public func stop() {
-        heartbeat?.cancel()
-        heartbeat = nil
+        lock.withLock {
+            heartbeat?.cancel()
+            heartbeat = nil
+        }
         http.stop()
         application.stop()
     }

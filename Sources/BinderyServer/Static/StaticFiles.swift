@@ -2,7 +2,7 @@ import Foundation
 
 /// Serves the files of `Public/`: `GET /` is `index.html`, `GET /<file>` the file.
 /// Paths that climb out of the folder or name hidden files are not found.
-struct StaticFiles {
+struct StaticFiles: Sendable {
     let directory: URL
 
     func respond(to request: Request) throws -> Response {

@@ -27,29 +27,6 @@ func now() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// Resident memory and CPU time of a process, read from /proc.
-struct ProcessStats {
-    let pid: Int32
-
-    /// Resident set size in bytes.
-    var residentBytes: Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
-        return kilobytes * 1024
-    }
-
-    /// User plus system CPU seconds consumed so far.
-    var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command name: state is field 3, utime 14, stime 15 (1-based in proc(5)).
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return (Double(fields[11]) ?? 0) / ticks + (Double(fields[12]) ?? 0) / ticks
-    }
-}
-
 /// The machine, for the figures' provenance.
 func machineDescription() -> String {
     let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?

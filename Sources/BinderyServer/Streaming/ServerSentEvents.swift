@@ -1,0 +1,41 @@
+import Bindery
+import Foundation
+
+/// The server-sent events wire format (WHATWG HTML §9.2), written here and
+/// nowhere else: each output event once, when the session logs it, and the
+/// stream's own lines (`retry:`, `bindery.reset`, `bindery.end`, keep-alive).
+enum ServerSentEvents {
+    /// `id: <id>\nevent: <name>\ndata: <json>\n\n`: one output value, shared by every stream.
+    /// The JSON is compact, so it is one line.
+    @Sendable static func event(id: UInt64, name: String, json: Data) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(json.count + name.utf8.count + 32)
+        bytes.append(contentsOf: "id: \(id)\nevent: \(name)\ndata: ".utf8)
+        bytes.append(contentsOf: json)
+        bytes.append(contentsOf: "\n\n".utf8)
+        return bytes
+    }
+
+    /// `retry: <ms>`: how long a client waits before reconnecting.
+    static func retry(milliseconds: Int) -> [UInt8] { Array("retry: \(milliseconds)\n\n".utf8) }
+
+    /// The client's `Last-Event-ID` is gone: the snapshot that follows starts over.
+    static func reset(lastEventID: UInt64) -> [UInt8] {
+        Array("event: bindery.reset\ndata: {\"lastEventId\":\(lastEventID)}\n\n".utf8)
+    }
+
+    /// The session was disposed: the stream ends and a reconnect gets 404.
+    static let end = Array("event: bindery.end\ndata: null\n\n".utf8)
+
+    /// A comment that keeps proxies from closing an idle stream and finds dead clients.
+    static let keepAlive = Array(": keep-alive\n\n".utf8)
+
+    /// The bytes of one item of a subscription.
+    static func encode(_ item: Subscription.Item) -> [UInt8] {
+        switch item {
+        case .event(let event): return event.encoded
+        case .reset(let lastEventID): return reset(lastEventID: lastEventID)
+        case .end: return end
+        }
+    }
+}
