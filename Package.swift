@@ -37,6 +37,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "BenchFloor",
+            dependencies: ["CMicroHTTPD"],
+            path: "Benchmarks/Floor",
+            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
+        ),
+        .executableTarget(
+            name: "BenchLoad",
+            path: "Benchmarks/Load",
+            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
+        ),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "BinderyTesting", "Examples"]),
