@@ -25,14 +25,18 @@ public final class StreamSwarm {
     }
 
     private final class Connection {
+        /// Where the chunked body decoder is.
+        enum Chunk { case size, sizeExtension, data, dataEnd, done }
+
         let fd: Int32
         var request: [UInt8]
         var written = 0
-        var buffer: [UInt8] = []
+        var head: [UInt8] = []
         var inBody = false
-        var chunkRemaining = 0      // bytes left in the current chunk
-        var chunkTrailer = false    // expecting the CRLF after a chunk
-        var body: [UInt8] = []
+        var chunk = Chunk.size
+        var chunkSize = 0
+        var chunkRemaining = 0
+        var line: [UInt8] = []
         var hasField = false
         var eventName = "message"
         var state = Stream()
@@ -44,6 +48,7 @@ public final class StreamSwarm {
     }
 
     private var connections: [Connection] = []
+    private var receiveBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// The streams, in the order they were opened.
     public var streams: [Stream] { connections.map(\.state) }
@@ -74,8 +79,10 @@ public final class StreamSwarm {
     deinit { closeAll() }
 
     /// Reads until `done` says so or `timeout` passes; returns whether `done` said so.
+    /// Streams for which `reading` is false are left unread (their server sees a
+    /// slow reader), which bounds the work when only the first events matter.
     @discardableResult
-    public func run(timeout: TimeInterval, until done: (StreamSwarm) -> Bool) -> Bool {
+    public func run(timeout: TimeInterval, reading: (Stream) -> Bool = { _ in true }, until done: (StreamSwarm) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var descriptors: [pollfd] = []
         var owners: [Connection] = []
@@ -84,7 +91,7 @@ public final class StreamSwarm {
             guard left > 0 else { return false }
             descriptors.removeAll(keepingCapacity: true)
             owners.removeAll(keepingCapacity: true)
-            for connection in connections where !connection.state.isClosed && connection.fd >= 0 {
+            for connection in connections where !connection.state.isClosed && connection.fd >= 0 && reading(connection.state) {
                 let wantsWrite = connection.written < connection.request.count
                 descriptors.append(pollfd(fd: connection.fd, events: Int16(wantsWrite ? POLLOUT : POLLIN), revents: 0))
                 owners.append(connection)
@@ -120,16 +127,13 @@ public final class StreamSwarm {
             if sent > 0 { connection.written += sent } else if sent < 0, errno != EAGAIN { finish(connection) }
             return
         }
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = recv(connection.fd, &chunk, chunk.count, 0)
-            if count > 0 {
-                connection.buffer.append(contentsOf: chunk[0..<count])
-                parse(connection)
-                continue
-            }
-            if count == 0 || errno != EAGAIN { finish(connection) }
-            return
+        // One read per readiness: a server that writes as fast as this reads
+        // must not keep the loop on one connection past `run`'s deadline.
+        let count = receiveBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            receiveBuffer.withUnsafeBufferPointer { feed(connection, UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        } else if count == 0 || errno != EAGAIN {
+            finish(connection)
         }
     }
 
@@ -138,68 +142,85 @@ public final class StreamSwarm {
         connection.state.isClosed = true
     }
 
-    private func parse(_ connection: Connection) {
-        if !connection.inBody {
-            guard let end = find([13, 10, 13, 10], in: connection.buffer) else { return }
-            let head = String(decoding: connection.buffer[..<end], as: UTF8.self)
-            let statusLine = head.split(separator: "\r\n").first ?? ""
-            connection.state.status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-            connection.buffer.removeFirst(end + 4)
-            connection.inBody = true
-        }
-        // De-chunk what has arrived into `body`.
-        while !connection.buffer.isEmpty {
-            if connection.chunkTrailer {
-                guard connection.buffer.count >= 2 else { return }
-                connection.buffer.removeFirst(2)
-                connection.chunkTrailer = false
-            } else if connection.chunkRemaining > 0 {
-                let take = min(connection.chunkRemaining, connection.buffer.count)
-                connection.body.append(contentsOf: connection.buffer[..<take])
-                connection.buffer.removeFirst(take)
-                connection.chunkRemaining -= take
-                if connection.chunkRemaining == 0 { connection.chunkTrailer = true }
-            } else {
-                guard let lineEnd = find([13, 10], in: connection.buffer) else { return }
-                let sizeText = String(decoding: connection.buffer[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-                connection.buffer.removeFirst(lineEnd + 2)
-                guard let size = Int(sizeText, radix: 16), size > 0 else { return }
-                connection.chunkRemaining = size
+    /// Reads `bytes` one by one: the head, then the chunked body, then SSE lines.
+    /// Linear in what arrives, with no allocation per byte, so a slow machine
+    /// (a sanitizer, say) never makes the client fall behind for good.
+    private func feed(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        while !connection.inBody, index < bytes.count {
+            connection.head.append(bytes[index])
+            index += 1
+            let head = connection.head
+            if head.count >= 4, head[head.count - 4] == 13, head[head.count - 3] == 10, head[head.count - 2] == 13, head[head.count - 1] == 10 {
+                let statusLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
+                connection.state.status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+                connection.inBody = true
             }
         }
-        dispatchEvents(connection)
-    }
-
-    private func dispatchEvents(_ connection: Connection) {
-        var start = 0
-        while let newline = connection.body[start...].firstIndex(of: 10) {
-            let line = connection.body[start..<newline]
-            start = newline + 1
-            if line.isEmpty {
-                if connection.hasField {
-                    connection.state.events += 1
-                    connection.state.lastEvent = connection.eventName
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch connection.chunk {
+            case .size, .sizeExtension:
+                index += 1
+                if byte == 10 {
+                    connection.chunkRemaining = connection.chunkSize
+                    connection.chunk = connection.chunkSize == 0 ? .done : .data
+                    connection.chunkSize = 0
+                } else if byte == UInt8(ascii: ";") {
+                    connection.chunk = .sizeExtension
+                } else if connection.chunk == .size, let digit = Self.hexDigit(byte) {
+                    connection.chunkSize = connection.chunkSize * 16 + digit
                 }
-                connection.hasField = false
-                connection.eventName = "message"
-            } else if line.first != UInt8(ascii: ":") {
-                let text = String(decoding: line, as: UTF8.self)
-                if text.hasPrefix("event:") {
-                    connection.eventName = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
-                    connection.hasField = true
-                } else if text.hasPrefix("id:") || text.hasPrefix("data:") {
-                    connection.hasField = true
-                }
+            case .data:
+                let end = min(bytes.count, index + connection.chunkRemaining)
+                for position in index..<end { sse(connection, bytes[position]) }
+                connection.chunkRemaining -= end - index
+                index = end
+                if connection.chunkRemaining == 0 { connection.chunk = .dataEnd }
+            case .dataEnd:
+                index += 1
+                if byte == 10 { connection.chunk = .size }
+            case .done:
+                index = bytes.count
             }
         }
-        connection.body.removeFirst(start)
     }
 
-    private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if Array(haystack[index..<(index + needle.count)]) == needle { return index }
+    /// One byte of the event stream (WHATWG rules: a blank line dispatches the event).
+    private func sse(_ connection: Connection, _ byte: UInt8) {
+        guard byte == 10 else {
+            if byte != 13 { connection.line.append(byte) }
+            return
         }
-        return nil
+        let line = connection.line
+        defer { connection.line.removeAll(keepingCapacity: true) }
+        if line.isEmpty {
+            if connection.hasField {
+                connection.state.events += 1
+                connection.state.lastEvent = connection.eventName
+            }
+            connection.hasField = false
+            connection.eventName = "message"
+        } else if line[0] != UInt8(ascii: ":") {
+            if line.starts(with: Self.eventField) {
+                connection.eventName = String(decoding: line.dropFirst(Self.eventField.count), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                connection.hasField = true
+            } else if line.starts(with: Self.idField) || line.starts(with: Self.dataField) {
+                connection.hasField = true
+            }
+        }
+    }
+
+    private static let eventField = Array("event:".utf8)
+    private static let idField = Array("id:".utf8)
+    private static let dataField = Array("data:".utf8)
+
+    private static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A")) + 10
+        default: return nil
+        }
     }
 }

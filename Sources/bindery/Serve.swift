@@ -54,17 +54,19 @@ struct Serve: ParsableCommand {
         try server.start()
         print("Bindery listening on http://\(allInterfaces ? "0.0.0.0" : "127.0.0.1"):\(server.port)/")
 
+        // The main thread waits for SIGINT or SIGTERM, stops the server (which
+        // drains it) and returns: everything is released in order, exit status 0.
+        let stopRequested = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                print("Bindery stopping…")
-                server.stop()
-                Foundation.exit(0)
-            }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "bindery.signals"))
+            source.setEventHandler { stopRequested.signal() }
             source.resume()
             return source
         }
-        withExtendedLifetime(signals) { dispatchMain() }
+        stopRequested.wait()
+        print("Bindery stopping…")
+        server.stop()
+        signals.forEach { $0.cancel() }
     }
 }

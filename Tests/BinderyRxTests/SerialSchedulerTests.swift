@@ -68,4 +68,26 @@ final class SerialSchedulerTests: XCTestCase {
         done.wait()
         XCTAssertEqual(scheduler.sync { count }, 1600)
     }
+
+    func testPeriodicFiresWhileOneWaitsForItsTurnAreCoalesced() {
+        let scheduler = SerialScheduler(label: "test.periodic")
+        let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        var runs = 0
+        let timer = scheduler.schedulePeriodic(0, startAfter: .milliseconds(1), period: .milliseconds(1)) { state in
+            runs += 1
+            if runs == 1 {
+                started.signal()
+                release.wait()
+            }
+            return state
+        }
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success)
+        usleep(50_000) // about 50 fires while the first action holds the turn
+        release.signal()
+        let runsBeforeDispose = scheduler.sync { () -> Int in
+            timer.dispose()
+            return runs
+        }
+        XCTAssertLessThanOrEqual(runsBeforeDispose, 3, "fires that came during a long action ran once, not one by one")
+    }
 }

@@ -28,25 +28,28 @@ final class IsolationTests: XCTestCase {
         let stalled = try (0..<4).map { _ in try server.createSession("stall") }
         let other = try server.createSession()
 
-        // One thread per blocked client: the global dispatch pool runs about one
-        // thread per core and would queue the rest behind the blocked ones.
-        let group = DispatchGroup()
-        for id in stalled {
-            group.enter()
-            Thread {
-                _ = try? HTTPClient(port: server.port).post("/api/stall/\(id)/inputs/wait")
-                group.leave()
-            }.start()
+        let threadsBefore = ProcessStats.current.threads
+
+        // Each blocked input holds a worker of the session pool; the requests are
+        // written on sockets, so the client side holds no thread.
+        let sockets = try stalled.map { id in
+            let socket = try Socket(port: server.port)
+            try server.client.send("POST", "/api/stall/\(id)/inputs/wait", headers: [:], body: Data(), on: socket)
+            return socket
         }
         for _ in stalled { XCTAssertEqual(entered.wait(timeout: .now() + 5), .success, "every stalled input reached its ViewModel") }
 
-        // More sessions are stuck in their ViewModel than the server has worker threads.
+        // As many sessions are stuck in their ViewModel as the pool has workers.
         let response = try server.client.post("/api/simple/\(other)/inputs/buttonTap")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(try server.client.get("/api/simple/\(other)/outputs/backgroundColor").text, "\"blue\"")
+        let threadsDuring = ProcessStats.current.threads
+        XCTAssertLessThanOrEqual(threadsDuring - threadsBefore, 4, "4 blocked ViewModels took \(threadsDuring - threadsBefore) threads more")
 
         gate.signal()
-        XCTAssertEqual(group.wait(timeout: .now() + 10), .success, "the stalled inputs finish once released")
+        for socket in sockets {
+            XCTAssertEqual(try server.client.readHead(socket).0, 200, "the stalled inputs finish once released")
+        }
     }
 
     func testRequestsQueuedBehindBlockedSessionsHoldNoThreads() throws {
@@ -75,7 +78,7 @@ final class IsolationTests: XCTestCase {
     }
 
     func testStoppingWhileASessionIsBusyAnswers503AndStopsCleanly() throws {
-        let server = try TestServer()
+        let server = try TestServer { $0.shutdownGrace = .milliseconds(300) }
         let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
         defer { gate.signal() }
         server.server.application.register("stall") { _ in StallViewModel(gate: gate, entered: entered) }

@@ -65,9 +65,10 @@ public final class ExecutorPool: @unchecked Sendable {
                 startWorkerLocked()
             } else if !monitorRunning, workers < maxThreads {
                 monitorRunning = true
-                let monitor = Thread { [self] in watchForStalls() }
-                monitor.name = "\(name).monitor"
-                monitor.start()
+                Thread { [self] in
+                    Thread.current.name = "\(name).monitor"
+                    watchForStalls()
+                }.start()
             }
         }
         condition.unlock()
@@ -94,9 +95,12 @@ public final class ExecutorPool: @unchecked Sendable {
 
     private func startWorkerLocked() {
         workers += 1
-        let worker = Thread { [self] in work() }
-        worker.name = "\(name).\(workers)"
-        worker.start()
+        let label = "\(name).\(workers)"
+        // Named from inside: a Linux thread otherwise keeps its creator's name.
+        Thread { [self] in
+            Thread.current.name = label
+            work()
+        }.start()
     }
 
     private func work() {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A serial scheduler on a shared `ExecutorPool`: what Bindery gives each
 /// session, as `MainScheduler` is what an iOS app has.
@@ -165,13 +166,18 @@ public final class SerialScheduler: SchedulerType, @unchecked Sendable {
     }
 
     /// Schedules `action` every `period`, each in a turn, threading its state.
+    /// Fires that come while the previous one still waits for its turn are
+    /// dropped, as a dispatch timer coalesces them: a slow action never builds a backlog.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: timers)
         let cancelled = BooleanDisposable()
+        let waiting = Atomic<Bool>(false)
         var current = state // touched only in this scheduler's turns
         timer.schedule(deadline: .now() + startAfter, repeating: period)
         timer.setEventHandler { [self] in
+            guard !waiting.exchange(true, ordering: .acquiringAndReleasing) else { return }
             async {
+                waiting.store(false, ordering: .releasing)
                 guard !cancelled.isDisposed else { return }
                 current = action(current)
             }

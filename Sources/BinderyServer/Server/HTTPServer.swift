@@ -82,7 +82,7 @@ final class HTTPServer: @unchecked Sendable {
     var connectionCount: Int { lock.withLock { connections.count } }
 
     /// Drains and stops (see the type's comment); later calls do nothing.
-    func stop(grace: Duration = .seconds(2)) {
+    func stop(grace: Duration) {
         guard let (daemon, open) = lock.withLock({ () -> (OpaquePointer, [Connection])? in
             guard state == .running, let daemon else {
                 if state == .idle { state = .stopped }

@@ -58,8 +58,8 @@ public final class Server: @unchecked Sendable {
             heartbeat?.cancel()
             heartbeat = nil
         }
-        http.stop()
-        application.stop()
+        http.stop(grace: configuration.shutdownGrace)
+        application.stop(grace: configuration.shutdownGrace)
     }
 
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {

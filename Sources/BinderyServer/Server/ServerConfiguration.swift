@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     public var connectionTimeoutSeconds: UInt32 = 120
     /// How often a `: keep-alive` comment goes down every stream.
     public var heartbeat: Duration = .seconds(15)
+    /// How long stopping waits for requests whose session is still busy (they
+    /// then get a 503) and, after that, for sessions to finish disposing.
+    public var shutdownGrace: Duration = .seconds(2)
     /// The folder of static files (`GET /`, `GET /<file>`).
     public var publicDirectory: URL = URL(fileURLWithPath: "Public")
     /// The runtime's limits.

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `bindery serve` (or any server printing `… http://127.0.0.1:<port>/` as
+/// its first line) running as a child process on a free loopback port.
+///
+/// Threading: use from one thread.
+public final class ServerProcess {
+    private let process = Process()
+    private let errors = Pipe()
+    private var errorText = Data()
+    /// The port it listens on.
+    public let port: UInt16
+    /// Its process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Starts `executable` with `arguments` and waits for its first line.
+    public init(_ executable: URL, arguments: [String], environment: [String: String]? = nil) throws {
+        let output = Pipe()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { throw HTTPClientError.malformed("\(executable.lastPathComponent) exited before it listened") }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let portText = text.split(separator: ":").last?.split(separator: "/").first, let port = UInt16(portText) else {
+            throw HTTPClientError.malformed("unexpected first line: \(text)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { kill(pid, SIGKILL) }
+    }
+
+    /// The `bindery` executable built with the tests: `BINDERY_BINARY` if set
+    /// (a sanitized build, say), else the one beside the test bundle.
+    public static var binderyExecutable: URL {
+        if let path = ProcessInfo.processInfo.environment["BINDERY_BINARY"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bindery")
+    }
+
+    /// Sends `signal` to the process.
+    public func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Waits at most `timeout` for the process to exit; its exit status, or nil if it still runs.
+    public func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else { return nil }
+        return process.terminationStatus
+    }
+
+    /// What it wrote to stderr (read once it has exited).
+    public var standardError: String {
+        if !process.isRunning, errorText.isEmpty { errorText = errors.fileHandleForReading.readDataToEndOfFile() }
+        return String(decoding: errorText, as: UTF8.self)
+    }
+}
