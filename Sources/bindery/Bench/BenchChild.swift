@@ -155,6 +155,12 @@ struct LoadMeasurement {
     var maxThreads: Int?
     /// Seconds of the window as sampled.
     var windowSeconds: Double?
+    /// When the window was sampled, on `now()`'s clock.
+    var window: ClosedRange<Double>?
+    /// The load client's CPU over the window, in % of one core.
+    var loadCPUPercent: Double?
+    /// The whole machine's busy CPU over the window, in % of all cores.
+    var machineBusyPercent: Double?
     /// How the load client ended.
     var ending = "not run"
 
@@ -210,21 +216,33 @@ func runLoad(mode: String, arguments: [String], warmup: Double, seconds: Double,
     // The client ends by itself at the latest 20 s (settling) + W + S + 30 s after its start.
     let hardDeadline = launch + 20 + warmup + seconds + 40
     var measurement = LoadMeasurement()
-    var cpuStart: Double?, windowStart = 0.0, maxThreads = 0
+    let client = ProcessStats(pid: child.pid)
+    var cpuStart: Double?, loadStart = 0.0, machineStart = MachineCPU.read(), windowStart = 0.0, maxThreads = 0
+    var loadLast: (Double, Double)?
     while child.isRunning, now() < hardDeadline {
         Thread.sleep(forTimeInterval: 0.02)
         guard let (start, end) = announced.lock.withLock({ announced.window }) else { continue }
         let time = now()
         if cpuStart == nil, time >= launch + start, time < launch + end {
             cpuStart = server.cpuSeconds
+            loadStart = client.cpuSeconds
+            machineStart = MachineCPU.read()
             windowStart = time
             measurement.residentAtWindowStart = server.residentBytes
         }
         if let began = cpuStart, measurement.cpuPercent == nil {
             maxThreads = max(maxThreads, server.threads)
+            // The client exits right at the window's end: keep its last reading from inside the window.
+            let clientCPU = client.cpuSeconds
+            if clientCPU >= loadStart, time < launch + end { loadLast = (clientCPU, time) }
             if time >= launch + end {
                 let elapsed = time - windowStart
                 measurement.cpuPercent = (server.cpuSeconds - began) / elapsed * 100
+                if let (seconds, at) = loadLast, at > windowStart {
+                    measurement.loadCPUPercent = (seconds - loadStart) / (at - windowStart) * 100
+                }
+                measurement.machineBusyPercent = MachineCPU.read().busyPercent(since: machineStart)
+                measurement.window = windowStart...time
                 measurement.windowSeconds = elapsed
                 measurement.maxThreads = maxThreads
             }
@@ -241,4 +259,26 @@ func runLoad(mode: String, arguments: [String], warmup: Double, seconds: Double,
         measurement.figures = object
     }
     return measurement
+}
+
+/// The machine's CPU time from the first line of /proc/stat, in ticks.
+struct MachineCPU {
+    var busy: Double = 0
+    var total: Double = 0
+
+    static func read() -> MachineCPU {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return MachineCPU() }
+        // user nice system idle iowait irq softirq steal (guest time is already in user).
+        let fields = line.split(separator: " ").dropFirst().prefix(8).map { Double($0) ?? 0 }
+        guard fields.count == 8 else { return MachineCPU() }
+        let total = fields.reduce(0, +)
+        return MachineCPU(busy: total - fields[3] - fields[4], total: total)
+    }
+
+    /// Busy share of every core between `earlier` and this reading.
+    func busyPercent(since earlier: MachineCPU) -> Double? {
+        let elapsed = total - earlier.total
+        return elapsed > 0 ? (busy - earlier.busy) / elapsed * 100 : nil
+    }
 }

@@ -21,6 +21,9 @@ struct CompareBench: ParsableCommand {
     @Option(help: "Streams held open in the idle scenario.")
     var idleStreams = 10_000
 
+    @Option(help: "Seconds measured in the idle scenario (long enough to hold one of Bindery's 15 s heartbeats).")
+    var idleSeconds = 20.0
+
     @Option(help: "Keep-alive connections posting inputs.")
     var connections = 64
 
@@ -39,11 +42,14 @@ struct CompareBench: ParsableCommand {
     @Option(help: "Scenarios to run, comma-separated: streams, idle, inputs.")
     var scenarios = "streams,idle,inputs"
 
+    @Option(help: "Seconds to wait at most, before starting, for the machine to be quiet (under 10 % busy over 1 s).")
+    var quietWait = 60.0
+
     @Flag(help: "A smoke run: 200 and 1,000 streams, 1,000 idle, 16 connections, 3 s windows.")
     var quick = false
 
     func validate() throws {
-        guard periodMs >= 1, idleStreams >= 1, connections >= 1, seconds > 0, warmupSeconds >= 0 else {
+        guard periodMs >= 1, idleStreams >= 1, connections >= 1, seconds > 0, idleSeconds > 0, warmupSeconds >= 0 else {
             throw ValidationError("counts and --seconds must be positive")
         }
         guard !streamCounts.isEmpty, streamCounts.allSatisfy({ $0 >= 1 }) else {
@@ -90,6 +96,7 @@ struct CompareBench: ParsableCommand {
             idleStreams: quick ? 1_000 : idleStreams,
             connections: quick ? 16 : connections,
             seconds: quick ? 3 : seconds,
+            idleSeconds: quick ? 3 : idleSeconds,
             warmup: quick ? 1 : warmupSeconds,
             periodMs: periodMs,
             threads: threads
@@ -105,7 +112,9 @@ struct CompareBench: ParsableCommand {
         print("load:     \(load)")
         if let baselineBinary { print("baseline: \(baselineBinary)") }
         print("logs:     \(logs.path) (each child's stderr)")
-        print("windows:  \(Self.format(settings.seconds)) s measured after \(Self.format(settings.warmup)) s of warm-up; server CPU from /proc over the window, in % of one core")
+        print("windows:  \(Self.format(settings.seconds)) s (idle: \(Self.format(settings.idleSeconds)) s) measured after \(Self.format(settings.warmup)) s of warm-up; CPU from /proc over the window")
+
+        print("quiet:    \(Self.waitForQuiet(upTo: quietWait))")
 
         let runner = Runner(settings: settings, bindery: executable.path, floor: floor, load: load,
                             baseline: baselineBinary, pinning: pinning, logs: logs)
@@ -123,6 +132,21 @@ struct CompareBench: ParsableCommand {
             return URL(fileURLWithPath: path)
         }
         return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    }
+
+    /// Waits until the machine is under 10 % busy over one second, at most `limit` seconds.
+    static func waitForQuiet(upTo limit: Double) -> String {
+        let start = now()
+        var busy: Double?
+        repeat {
+            let before = MachineCPU.read()
+            Thread.sleep(forTimeInterval: 1)
+            busy = MachineCPU.read().busyPercent(since: before)
+            if let busy, busy < 10 {
+                return String(format: "machine %.1f %% busy over 1 s before starting (waited %.0f s)", busy, now() - start - 1)
+            }
+        } while now() - start < limit
+        return String(format: "machine still %.1f %% busy after waiting %.0f s: other processes share the cores, see the machine CPU rows", busy ?? -1, now() - start)
     }
 
     static func timestamp(_ date: Date, compact: Bool) -> String {
@@ -166,6 +190,7 @@ struct Settings {
     let idleStreams: Int
     let connections: Int
     let seconds: Double
+    let idleSeconds: Double
     let warmup: Double
     let periodMs: Int
     let threads: UInt32?
@@ -174,6 +199,8 @@ struct Settings {
 /// One server's run of one scenario: the load's figures and the server's.
 struct ServerRun {
     var measurement = LoadMeasurement()
+    /// When the server was launched, on `now()`'s clock.
+    var started: Double?
     var residentBefore: Int?
     var fdsBefore: Int?
     var fdsAfter: Int?
@@ -225,26 +252,28 @@ final class Runner {
     func ticking(streams: Int) {
         let s = settings
         let expected = Double(streams) * 1_000 / Double(s.periodMs)
-        let floorRun = measureStreams(name: "floor-ticking-\(streams)", streams: streams,
+        let floorRun = measureStreams(name: "floor-ticking-\(streams)", streams: streams, seconds: s.seconds,
                                       executable: floor, arguments: ["--port", "0", "--period-ms", "\(s.periodMs)"]) { _ in "/events" }
-        let binderyRun = measureStreams(name: "bindery-ticking-\(streams)", streams: streams, executable: bindery,
+        let binderyRun = measureStreams(name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: bindery,
                                         arguments: ["bench", "target", "--period-ms", "\(s.periodMs)"] + binderyFlags(streams: streams)) { port in
             "/api/bench-tick/\(try Self.createSession(port: port, viewModel: "bench-tick"))/events"
         }
         let runs = [floorRun, binderyRun]
         var rows = Self.streamRows(runs, streams: streams)
-        rows.insert(Row("events expected per second", runs.map { _ in Cell(expected, 0) }, ratio: false), at: 6)
+        rows.insert(Row("events expected per second", runs.map { _ in Cell(expected, 0) }, ratio: false), at: 8)
         Table(title: "Streams: \(streams) × \(1_000 / s.periodMs) events/s (one shared ticker, data = CLOCK_MONOTONIC ns)",
               columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
-              notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])).print()
+              notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
+                + ["a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
+                   + "Bindery writes every event in order (late rather than dropped, so more than expected can arrive in the window)"]).print()
     }
 
     /// N streams on which nothing happens.
     func idle() {
         let streams = settings.idleStreams
-        let floorRun = measureStreams(name: "floor-idle", streams: streams, executable: floor,
+        let floorRun = measureStreams(name: "floor-idle", streams: streams, seconds: settings.idleSeconds, executable: floor,
                                       arguments: ["--port", "0", "--period-ms", "86400000"]) { _ in "/events" }
-        let binderyRun = measureStreams(name: "bindery-idle", streams: streams, executable: bindery,
+        let binderyRun = measureStreams(name: "bindery-idle", streams: streams, seconds: settings.idleSeconds, executable: bindery,
                                         arguments: ["serve"] + binderyFlags(streams: streams)) { port in
             "/api/simple/\(try Self.createSession(port: port, viewModel: "simple"))/events"
         }
@@ -253,7 +282,8 @@ final class Runner {
         Table(title: "Idle: \(streams) streams, no events (floor: --period-ms 86400000; Bindery: one `simple` session, heartbeat 15 s)",
               columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
               notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
-                + ["the floor's streams get no first event, so its load client settles only at its 20 s cap"]).print()
+                + ["Bindery's 15 s heartbeats (a keep-alive comment down every stream) due in its window: \(Self.heartbeats(in: binderyRun))",
+                   "the floor's streams get no first event, so its load client settles only at its 20 s cap"]).print()
     }
 
     /// C keep-alive connections posting `buttonTap` in a closed loop.
@@ -278,6 +308,8 @@ final class Runner {
             Row("latency p99 (ms)", figure("p99Ms", 3)),
             Row("latency max (ms)", figure("maxMs", 3)),
             Row("server CPU (% of one core)", runs.map { Cell($0.measurement.cpuPercent, 1) }),
+            Row("load client CPU (% of one core)", runs.map { Cell($0.measurement.loadCPUPercent, 1) }, ratio: false),
+            Row("machine CPU busy (% of all cores)", runs.map { Cell($0.measurement.machineBusyPercent, 1) }, ratio: false),
             Row("requests in the window", figure("requests", 0)),
             Row("errors (non-2xx) / reconnects", runs.map { run in
                 Cell(text: run.measurement.figures.isEmpty ? "—"
@@ -295,10 +327,11 @@ final class Runner {
 
     /// Starts a server, opens `streams` streams on the path `path(port)` gives,
     /// and measures the window; the server is stopped whatever happens.
-    private func measureStreams(name: String, streams: Int, executable: String, arguments: [String],
+    private func measureStreams(name: String, streams: Int, seconds: Double, executable: String, arguments: [String],
                                 path: (UInt16) throws -> String) -> ServerRun {
         var run = ServerRun()
         do {
+            run.started = now()
             let server = try BenchChild(name: name, executable: executable, arguments: arguments,
                                         cores: pinning.server, logDirectory: logs)
             run.command = server.commandLine
@@ -313,7 +346,7 @@ final class Runner {
             run.residentBefore = stats.residentBytes
             run.fdsBefore = stats.openFileDescriptors
             run.measurement = try runLoad(mode: "sse", arguments: ["--port", "\(port)", "--path", streamPath, "--streams", "\(streams)"],
-                                          warmup: settings.warmup, seconds: settings.seconds, load: load, cores: pinning.load,
+                                          warmup: settings.warmup, seconds: seconds, load: load, cores: pinning.load,
                                           server: stats, logDirectory: logs, logName: "\(name)-load")
             // The load client has exited: every stream's socket is closed on its side.
             Thread.sleep(forTimeInterval: 2)
@@ -361,6 +394,13 @@ final class Runner {
         return id
     }
 
+    /// Heartbeats due in `run`'s window: every 15 s from the server's start.
+    static func heartbeats(in run: ServerRun) -> String {
+        guard let started = run.started, let window = run.measurement.window else { return "—" }
+        let due = (1...1_000).map { started + Double($0) * 15 }.filter { window.contains($0) }.count
+        return "\(due) (window \(String(format: "%.1f–%.1f", window.lowerBound - started, window.upperBound - started)) s after its launch)"
+    }
+
     // MARK: Rows
 
     /// The rows of a streams table.
@@ -368,6 +408,8 @@ final class Runner {
         func figure(_ key: String, _ decimals: Int) -> [Cell] { runs.map { Cell($0.measurement.number(key), decimals) } }
         return [
             Row("server CPU (% of one core)", runs.map { Cell($0.measurement.cpuPercent, 1) }),
+            Row("load client CPU (% of one core)", runs.map { Cell($0.measurement.loadCPUPercent, 1) }, ratio: false),
+            Row("machine CPU busy (% of all cores)", runs.map { Cell($0.measurement.machineBusyPercent, 1) }, ratio: false),
             Row("latency p50 (ms)", figure("p50Ms", 3)),
             Row("latency p99 (ms)", figure("p99Ms", 3)),
             Row("latency max (ms)", figure("maxMs", 3)),
