@@ -260,7 +260,7 @@ final class Runner {
         }
         let runs = [floorRun, binderyRun]
         var rows = Self.streamRows(runs, streams: streams)
-        rows.insert(Row("events expected per second", runs.map { _ in Cell(expected, 0) }, ratio: false), at: 8)
+        rows.insert(Row("events expected per second", runs.map { _ in Cell(expected, 0) }, ratio: false), at: 9)
         Table(title: "Streams: \(streams) × \(1_000 / s.periodMs) events/s (one shared ticker, data = CLOCK_MONOTONIC ns)",
               columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
               notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
@@ -278,7 +278,7 @@ final class Runner {
             "/api/simple/\(try Self.createSession(port: port, viewModel: "simple"))/events"
         }
         let runs = [floorRun, binderyRun]
-        let rows = Self.streamRows(runs, streams: streams).filter { !$0.name.hasPrefix("latency") && $0.name != "events per second" }
+        let rows = Self.streamRows(runs, streams: streams).filter { !$0.name.hasPrefix("latency") && $0.name != "events per second" && !$0.name.hasPrefix("server CPU per") }
         Table(title: "Idle: \(streams) streams, no events (floor: --period-ms 86400000; Bindery: one `simple` session, heartbeat 15 s)",
               columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
               notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
@@ -310,6 +310,9 @@ final class Runner {
             Row("server CPU (% of one core)", runs.map { Cell($0.measurement.cpuPercent, 1) }),
             Row("load client CPU (% of one core)", runs.map { Cell($0.measurement.loadCPUPercent, 1) }, ratio: false),
             Row("machine CPU busy (% of all cores)", runs.map { Cell($0.measurement.machineBusyPercent, 1) }, ratio: false),
+            Row("server CPU per request (µs)", runs.map { run in
+                Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("requestsPerSecond")), 1)
+            }),
             Row("requests in the window", figure("requests", 0)),
             Row("errors (non-2xx) / reconnects", runs.map { run in
                 Cell(text: run.measurement.figures.isEmpty ? "—"
@@ -413,6 +416,9 @@ final class Runner {
             Row("latency p50 (ms)", figure("p50Ms", 3)),
             Row("latency p99 (ms)", figure("p99Ms", 3)),
             Row("latency max (ms)", figure("maxMs", 3)),
+            Row("server CPU per event delivered (µs)", runs.map { run in
+                Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("eventsPerSecond")), 2)
+            }),
             Row("events delivered in the window", figure("events", 0)),
             Row("events per second", figure("eventsPerSecond", 0)),
             Row("server threads (max in window)", runs.map { Cell($0.measurement.maxThreads.map(Double.init), 0) }),
@@ -446,6 +452,12 @@ final class Runner {
             return lines
         }
     }
+}
+
+/// Microseconds of server CPU per unit of work, from CPU % of one core and units per second.
+func perUnit(_ cpuPercent: Double?, _ perSecond: Double?) -> Double? {
+    guard let cpuPercent, let perSecond, perSecond > 0 else { return nil }
+    return cpuPercent / 100 / perSecond * 1e6
 }
 
 /// One value of a table.
