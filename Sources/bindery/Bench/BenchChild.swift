@@ -164,6 +164,13 @@ struct LoadMeasurement {
     /// How the load client ended.
     var ending = "not run"
 
+    /// CPU of everything but the server and the load client over the window
+    /// (this benchmark, the kernel's own work, other processes), in % of one core.
+    var othersPercent: Double? {
+        guard let machineBusyPercent, let cpuPercent, let loadCPUPercent else { return nil }
+        return max(0, machineBusyPercent * Double(ProcessInfo.processInfo.activeProcessorCount) - cpuPercent - loadCPUPercent)
+    }
+
     func number(_ key: String) -> Double? {
         switch figures[key] {
         case let value as Double: return value

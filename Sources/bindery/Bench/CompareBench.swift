@@ -42,7 +42,7 @@ struct CompareBench: ParsableCommand {
     @Option(help: "Scenarios to run, comma-separated: streams, idle, inputs.")
     var scenarios = "streams,idle,inputs"
 
-    @Option(help: "Seconds to wait at most, before starting, for the machine to be quiet (under 10 % busy over 1 s).")
+    @Option(help: "Seconds to wait at most, before each server run, for the machine to be quiet (under 10 % busy over 1 s).")
     var quietWait = 60.0
 
     @Flag(help: "A smoke run: 200 and 1,000 streams, 1,000 idle, 16 connections, 3 s windows.")
@@ -99,7 +99,8 @@ struct CompareBench: ParsableCommand {
             idleSeconds: quick ? 3 : idleSeconds,
             warmup: quick ? 1 : warmupSeconds,
             periodMs: periodMs,
-            threads: threads
+            threads: threads,
+            quietWait: quietWait
         )
 
         print("bindery bench compare\(quick ? " --quick" : "")")
@@ -114,7 +115,7 @@ struct CompareBench: ParsableCommand {
         print("logs:     \(logs.path) (each child's stderr)")
         print("windows:  \(Self.format(settings.seconds)) s (idle: \(Self.format(settings.idleSeconds)) s) measured after \(Self.format(settings.warmup)) s of warm-up; CPU from /proc over the window")
 
-        print("quiet:    \(Self.waitForQuiet(upTo: quietWait))")
+        print("quiet:    before each server run, wait up to \(Self.format(quietWait)) s for the machine to be under 10 % busy (see each table's notes)")
 
         let runner = Runner(settings: settings, bindery: executable.path, floor: floor, load: load,
                             baseline: baselineBinary, pinning: pinning, logs: logs)
@@ -146,7 +147,7 @@ struct CompareBench: ParsableCommand {
                 return String(format: "machine %.1f %% busy over 1 s before starting (waited %.0f s)", busy, now() - start - 1)
             }
         } while now() - start < limit
-        return String(format: "machine still %.1f %% busy after waiting %.0f s: other processes share the cores, see the machine CPU rows", busy ?? -1, now() - start)
+        return String(format: "machine still %.1f %% busy after waiting %.0f s: other processes share the cores (see the row of other processes' CPU)", busy ?? -1, now() - start)
     }
 
     static func timestamp(_ date: Date, compact: Bool) -> String {
@@ -194,11 +195,14 @@ struct Settings {
     let warmup: Double
     let periodMs: Int
     let threads: UInt32?
+    let quietWait: Double
 }
 
 /// One server's run of one scenario: the load's figures and the server's.
 struct ServerRun {
     var measurement = LoadMeasurement()
+    /// How quiet the machine was before the server started.
+    var quiet = ""
     /// When the server was launched, on `now()`'s clock.
     var started: Double?
     var residentBefore: Int?
@@ -310,6 +314,7 @@ final class Runner {
             Row("server CPU (% of one core)", runs.map { Cell($0.measurement.cpuPercent, 1) }),
             Row("load client CPU (% of one core)", runs.map { Cell($0.measurement.loadCPUPercent, 1) }, ratio: false),
             Row("machine CPU busy (% of all cores)", runs.map { Cell($0.measurement.machineBusyPercent, 1) }, ratio: false),
+            Row("other processes' CPU (% of one core)", runs.map { Cell($0.measurement.othersPercent, 1) }, ratio: false),
             Row("server CPU per request (µs)", runs.map { run in
                 Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("requestsPerSecond")), 1)
             }),
@@ -333,6 +338,7 @@ final class Runner {
     private func measureStreams(name: String, streams: Int, seconds: Double, executable: String, arguments: [String],
                                 path: (UInt16) throws -> String) -> ServerRun {
         var run = ServerRun()
+        run.quiet = CompareBench.waitForQuiet(upTo: settings.quietWait)
         do {
             run.started = now()
             let server = try BenchChild(name: name, executable: executable, arguments: arguments,
@@ -363,6 +369,7 @@ final class Runner {
     /// Starts a server and drives inputs at it; the server is stopped whatever happens.
     private func measureInputs(name: String, executable: String, arguments: [String]) -> ServerRun {
         var run = ServerRun()
+        run.quiet = CompareBench.waitForQuiet(upTo: settings.quietWait)
         do {
             let server = try BenchChild(name: name, executable: executable, arguments: arguments,
                                         cores: pinning.server, logDirectory: logs)
@@ -413,6 +420,7 @@ final class Runner {
             Row("server CPU (% of one core)", runs.map { Cell($0.measurement.cpuPercent, 1) }),
             Row("load client CPU (% of one core)", runs.map { Cell($0.measurement.loadCPUPercent, 1) }, ratio: false),
             Row("machine CPU busy (% of all cores)", runs.map { Cell($0.measurement.machineBusyPercent, 1) }, ratio: false),
+            Row("other processes' CPU (% of one core)", runs.map { Cell($0.measurement.othersPercent, 1) }, ratio: false),
             Row("latency p50 (ms)", figure("p50Ms", 3)),
             Row("latency p99 (ms)", figure("p99Ms", 3)),
             Row("latency max (ms)", figure("maxMs", 3)),
@@ -445,7 +453,7 @@ final class Runner {
     /// How each server was started and stopped, and anything that went wrong.
     static func notes(_ runs: KeyValuePairs<String, ServerRun>) -> [String] {
         runs.flatMap { name, run -> [String] in
-            var lines = ["\(name): \(run.command)",
+            var lines = ["\(name): \(run.command)", "\(name): before: \(run.quiet)",
                          "\(name): stop: \(run.stopped); stderr: \(run.stderrLines) lines; load client: \(run.measurement.ending)"]
             if let error = run.error { lines.append("\(name): ERROR: \(error)") }
             if let seconds = run.measurement.windowSeconds { lines.append(String(format: "\(name): CPU window sampled over %.2f s", seconds)) }
