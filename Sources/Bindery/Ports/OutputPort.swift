@@ -61,6 +61,8 @@ enum OutputEncoding {
     init?(_ type: Any.Type) {
         if type == Void.self {
             self = .json { _ in Data("null".utf8) }
+        } else if let primitive = JSONText.primitiveEncoding(for: type) {
+            self = .json(primitive)
         } else if type is any Encodable.Type {
             let encoder = JSONEncoder.bindery
             self = .json { element in try encoder.encodeOpened(element as! any Encodable) }

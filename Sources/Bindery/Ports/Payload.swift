@@ -6,11 +6,12 @@ enum Payload {
     static func decoder<Element>(for type: Element.Type) -> ((Data) throws -> Element)? {
         if Element.self == Void.self {
             return { data in
-                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if !text.isEmpty, (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
+                let text = trimmed(data)
+                if text.isEmpty { return () as! Element }
+                if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
                     throw BinderyError(.malformedJSON, "the body is not valid JSON")
                 }
-                guard text.isEmpty || text == "null" || text == "{}" else {
+                guard text.elementsEqual("null".utf8) || text.elementsEqual("{}".utf8) else {
                     throw BinderyError(.invalidPayload, "this input takes no payload; send an empty body or null")
                 }
                 return () as! Element
@@ -20,9 +21,17 @@ enum Payload {
         return { data in try decode(decodable, from: data) as! Element }
     }
 
+    /// `data` without JSON whitespace around it.
+    private static func trimmed(_ data: Data) -> Data.SubSequence {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        guard let first = data.firstIndex(where: { !isSpace($0) }), let last = data.lastIndex(where: { !isSpace($0) }) else {
+            return data[data.startIndex..<data.startIndex]
+        }
+        return data[first...last]
+    }
+
     private static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if trimmed.isEmpty {
+        if trimmed(data).isEmpty {
             throw BinderyError(.invalidPayload, "this input needs a JSON body of type \(describe(type))")
         }
         guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {

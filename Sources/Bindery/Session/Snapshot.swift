@@ -13,22 +13,22 @@ public struct Snapshot: Sendable {
 
     /// `{"id","viewModel","lastEventId","outputs":{name: value}}`, compact.
     public var json: Data {
-        var data = Data("{\"id\":".utf8)
-        data.append(Self.quoted(sessionID))
-        data.append(contentsOf: ",\"viewModel\":".utf8)
-        data.append(Self.quoted(viewModel))
-        data.append(contentsOf: ",\"lastEventId\":\(lastEventID),\"outputs\":{".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + sessionID.utf8.count + viewModel.utf8.count + outputs.reduce(0) { $0 + $1.name.utf8.count + $1.json.count + 4 })
+        bytes.append(contentsOf: #"{"id":"#.utf8)
+        JSONText.appendQuoted(sessionID, to: &bytes)
+        bytes.append(contentsOf: #","viewModel":"#.utf8)
+        JSONText.appendQuoted(viewModel, to: &bytes)
+        bytes.append(contentsOf: #","lastEventId":"#.utf8)
+        bytes.append(contentsOf: String(lastEventID).utf8)
+        bytes.append(contentsOf: #","outputs":{"#.utf8)
         for (index, output) in outputs.enumerated() {
-            if index > 0 { data.append(UInt8(ascii: ",")) }
-            data.append(Self.quoted(output.name))
-            data.append(UInt8(ascii: ":"))
-            data.append(output.json)
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(output.name, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: output.json)
         }
-        data.append(contentsOf: "}}".utf8)
-        return data
-    }
-
-    private static func quoted(_ string: String) -> Data {
-        (try? JSONEncoder.bindery.encode(string)) ?? Data("\"\"".utf8)
+        bytes.append(contentsOf: "}}".utf8)
+        return Data(bytes)
     }
 }

@@ -80,8 +80,8 @@ final class Connection: @unchecked Sendable {
                 defer { lock.unlock() }
                 return queueLocked(server.stopping.closing)
             }
-            let request = Request(method: method, path: url, headers: values(.HEADER_KIND, lowercased: true),
-                                  body: body.data, query: values(.GET_ARGUMENT_KIND, lowercased: false))
+            let request = Request(method: method, path: url, headers: values(.HEADER_KIND, Request.headerNames),
+                                  body: body.data, query: values(.GET_ARGUMENT_KIND, Request.queryNames))
             switch server.route(request) {
             case .now(let response):
                 defer { lock.unlock() }
@@ -224,19 +224,13 @@ final class Connection: @unchecked Sendable {
         MHD_lookup_connection_value(pointer, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    /// Headers or query arguments of the request, by name.
-    private func values(_ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
-        final class Box { var values: [String: String] = [:]; var lowercased = false }
-        let box = Box()
-        box.lowercased = lowercased
-        _ = MHD_get_connection_values(pointer, kind, { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-            let name = String(cString: key)
-            box.values[box.lowercased ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
-            return .YES
-        }, Unmanaged.passUnretained(box).toOpaque())
-        return box.values
+    /// The request's headers or query arguments named in `names` (looked up, not all copied).
+    private func values(_ kind: MHD_ValueKind, _ names: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names {
+            if let value = MHD_lookup_connection_value(pointer, kind, name) { values[name] = String(cString: value) }
+        }
+        return values
     }
 }
 

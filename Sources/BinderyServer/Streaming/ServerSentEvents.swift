@@ -9,8 +9,12 @@ enum ServerSentEvents {
     /// The JSON is compact, so it is one line.
     @Sendable static func event(id: UInt64, name: String, json: Data) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(json.count + name.utf8.count + 32)
-        bytes.append(contentsOf: "id: \(id)\nevent: \(name)\ndata: ".utf8)
+        bytes.reserveCapacity(json.count + name.utf8.count + 40)
+        bytes.append(contentsOf: "id: ".utf8)
+        bytes.append(contentsOf: String(id).utf8)
+        bytes.append(contentsOf: "\nevent: ".utf8)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(contentsOf: "\ndata: ".utf8)
         bytes.append(contentsOf: json)
         bytes.append(contentsOf: "\n\n".utf8)
         return bytes

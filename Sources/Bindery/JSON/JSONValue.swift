@@ -61,12 +61,14 @@ public indirect enum JSONValue: Codable, Equatable, Sendable, ExpressibleByStrin
 }
 
 extension JSONEncoder {
-    /// The encoder Bindery writes every JSON body and event with: compact, one line, sorted keys.
-    package static var bindery: JSONEncoder {
+    /// The encoder Bindery writes every JSON body and event with: compact, one
+    /// line, sorted keys. One instance: making an encoder costs more than most
+    /// encodings, and encoding with a shared one is thread-safe.
+    package static let bindery: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 
     /// Encodes a value known only as `any Encodable`.
     func encodeOpened(_ value: any Encodable) throws -> Data {
