@@ -14,7 +14,7 @@ COPY Package.swift ./
 COPY Sources Sources
 # The manifest declares the test targets, so their folders must exist to build.
 COPY Tests Tests
-RUN swift build -c release --product bindery --static-swift-stdlib \
+RUN swift build -c release -Xswiftc -cross-module-optimization --product bindery --static-swift-stdlib \
  && mkdir -p /out \
  && cp "$(swift build -c release --show-bin-path)/bindery" /out/ \
  && cp -R "$(swift build -c release --show-bin-path)"/*.resources /out/

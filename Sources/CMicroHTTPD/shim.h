@@ -3,8 +3,10 @@
 #ifndef BINDERY_CMICROHTTPD_SHIM_H
 #define BINDERY_CMICROHTTPD_SHIM_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -30,9 +32,24 @@ typedef struct bindery_mhd_callbacks {
     void *cls;
 } bindery_mhd_callbacks;
 
+/// Where libmicrohttpd's messages go, already formatted: owned by the caller
+/// of bindery_mhd_start, and alive until MHD_stop_daemon has returned.
+typedef struct bindery_mhd_logger {
+    void (*log)(void *cls, const char *message);
+    void *cls;
+} bindery_mhd_logger;
+
+static void bindery_mhd_log_formatted(void *cls, const char *format, va_list arguments) {
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    const bindery_mhd_logger *logger = cls;
+    logger->log(logger->cls, message);
+}
+
 /// Starts an epoll daemon with an internal thread pool, suspend/resume, and
 /// inter-thread signalling (which MHD_quiesce_daemon needs with threads).
-static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s, const bindery_mhd_callbacks *c)
+static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s, const bindery_mhd_callbacks *c,
+                                                   bindery_mhd_logger *logger)
 {
     struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
@@ -42,6 +59,8 @@ static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s
         | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     return MHD_start_daemon(
         flags, s->port, NULL, NULL, c->request, c->cls,
+        /* First, so that even errors in the options below are logged here. */
+        MHD_OPTION_EXTERNAL_LOGGER, bindery_mhd_log_formatted, logger,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, s->connection_limit,

@@ -32,6 +32,8 @@ final class HTTPServer: @unchecked Sendable {
     private var state = State.idle
     private var daemon: OpaquePointer?
     private var connections: [ObjectIdentifier: Connection] = [:]
+    /// libmicrohttpd's logger closure: allocated here, freed once the daemon has stopped.
+    private let logger: UnsafeMutablePointer<bindery_mhd_logger>
 
     /// The most bytes libmicrohttpd asks a stream for at once. Events are small; a
     /// smaller block leaves more of the per-connection pool free and costs only
@@ -41,6 +43,22 @@ final class HTTPServer: @unchecked Sendable {
     init(configuration: ServerConfiguration, router: @escaping @Sendable (Request) -> Answer) {
         self.configuration = configuration
         self.router = router
+        logger = .allocate(capacity: 1)
+        logger.initialize(to: bindery_mhd_logger(log: libmicrohttpdMessage, cls: nil))
+    }
+
+    deinit {
+        // A daemon that started has stopped by now: `Server` stops it before it lets go of this.
+        logger.deallocate()
+    }
+
+    /// A message of libmicrohttpd's. A client that leaves while its response is
+    /// written is routine for event streams (every closed tab), not an error.
+    fileprivate func log(libmicrohttpd message: String) {
+        let routine = ["no longer available for sending", "forcibly closed by remote peer",
+                       "Failed to send the chunked response body", "Failed to send the footers"]
+        guard !routine.contains(where: message.contains) else { return }
+        configuration.runtime.log("libmicrohttpd: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 
     /// The port the daemon listens on.
@@ -59,9 +77,10 @@ final class HTTPServer: @unchecked Sendable {
         )
         var callbacks = bindery_mhd_callbacks(request: accessHandler, completed: requestCompleted,
                                               connection: connectionNotified, cls: Unmanaged.passUnretained(self).toOpaque())
+        logger.pointee.cls = Unmanaged.passUnretained(self).toOpaque()
         try lock.withLock {
             guard state == .idle else { throw ServerError("a server starts once") }
-            guard let daemon = bindery_mhd_start(&settings, &callbacks) else {
+            guard let daemon = bindery_mhd_start(&settings, &callbacks, logger) else {
                 throw ServerError("could not start libmicrohttpd on port \(configuration.port) (in use?)")
             }
             self.daemon = daemon
@@ -143,6 +162,11 @@ public struct ServerError: Error, CustomStringConvertible {
     /// What went wrong.
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+private let libmicrohttpdMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
+    guard let cls, let message else { return }
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().log(libmicrohttpd: String(cString: message))
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method, _, upload, uploadSize, context in
