@@ -4,6 +4,12 @@ import XCTest
 
 /// A subscriber's bounded, coalescing feed of a session's events.
 final class SubscriptionTests: XCTestCase {
+    /// A reader that counts its wake-ups.
+    final class Reader: SubscriptionReader, @unchecked Sendable {
+        let calls = Counter()
+        func subscriptionHasItems() { calls.increment() }
+    }
+
     private var log = EventLog(retained: 64) { _, _, json in Array(json) }
     private var detached = Counter()
 
@@ -83,10 +89,10 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertFalse(feed.push(event("color")))
     }
 
-    func testOnReadyCallsOnlyAReaderThatFoundNothingOncePerWait() {
+    func testAReaderIsWokenOnlyAfterItFoundNothingOncePerWait() {
         let feed = feed()
-        let calls = Counter()
-        feed.onReady = { calls.increment() }
+        let reader = Reader(), calls = reader.calls
+        feed.reader = reader
         feed.push(event("color"))
         XCTAssertEqual(calls.value, 0, "the reader has not waited yet")
         XCTAssertEqual(take(feed).1, .items)
@@ -102,11 +108,11 @@ final class SubscriptionTests: XCTestCase {
 
     func testTheReaderCancellingIsNotCalledBack() {
         let feed = feed()
-        let calls = Counter()
-        feed.onReady = { calls.increment() }
+        let reader = Reader(), calls = reader.calls
+        feed.reader = reader
         XCTAssertEqual(take(feed).1, .idle)
         feed.cancel()
         XCTAssertEqual(calls.value, 0, "the reader cancels under its own lock: a call back would deadlock it")
-        XCTAssertNil(feed.onReady)
+        XCTAssertNil(feed.reader, "the feed lets go of its reader, which holds it: no cycle is left")
     }
 }

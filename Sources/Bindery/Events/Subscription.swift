@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One client's feed of a session's events: first what it missed (or the
 /// snapshot), then each event as the session logs it, until the session ends
@@ -9,7 +10,7 @@ import Foundation
 /// (`.overflow`): the client resumes with `Last-Event-ID` rather than the
 /// server holding its backlog. The session pushes; the reader takes everything
 /// waiting in one call. A reader that found nothing is called back through
-/// `onReady` (outside any lock) once there is something, or the feed is over.
+/// its `reader` (outside any lock) once there is something, or the feed is over.
 ///
 /// Thread safety: every method may be called from any thread.
 package final class Subscription: @unchecked Sendable {
@@ -37,37 +38,59 @@ package final class Subscription: @unchecked Sendable {
     package enum Take: Equatable, Sendable {
         /// Items were moved into the outbox.
         case items
-        /// Nothing now; `onReady` will be called when there is.
+        /// Nothing now; the reader will be woken when there is.
         case idle
         /// Nothing more, ever.
         case over(Ending)
     }
 
-    private enum State { case open, finishing, over(Ending) }
+    private enum Status { case open, finishing, over(Ending) }
+
+    /// Everything the lock guards.
+    private struct Feed {
+        var queue: [Item]
+        var queuedBytes = 0
+        var status = Status.open
+        var readerWaits = false
+        var waker: Waker?
+        var detach: (@Sendable (Subscription) -> Void)?
+
+        mutating func end(_ ending: Ending) {
+            status = .over(ending)
+            queue = []
+            queuedBytes = 0
+        }
+
+        mutating func wake() -> Waker? {
+            guard readerWaits else { return nil }
+            readerWaits = false
+            return waker
+        }
+    }
 
     /// The most bytes (as encoded) that may wait before the feed is over.
     package let maxBufferedBytes: Int
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var queue: [Item]
-    private var queuedBytes = 0
-    private var state = State.open
-    private var readerWaits = false
-    private var onReadyHandler: (@Sendable () -> Void)?
-    private var detach: (@Sendable (Subscription) -> Void)?
+    private let feed: Mutex<Feed>
 
     /// A feed starting with `initial`; `detach` tells the session when the reader cancels.
     init(initial: [Item], maxBufferedBytes: Int, detach: @escaping @Sendable (Subscription) -> Void) {
         self.maxBufferedBytes = maxBufferedBytes
-        self.detach = detach
-        queue = initial
-        queuedBytes = initial.reduce(0) { $0 + Self.size(of: $1) }
+        feed = Mutex(Feed(queue: initial, queuedBytes: initial.reduce(0) { $0 + Self.size(of: $1) }, detach: detach))
     }
 
-    /// Called when a reader that found nothing can take something; set once, by the reader.
-    package var onReady: (@Sendable () -> Void)? {
-        get { lock.withLock { onReadyHandler } }
-        set { lock.withLock { onReadyHandler = newValue } }
+    /// The reader a push wakes when it found nothing before; set once, by the
+    /// reader, and held until `cancel`, which breaks the reader's cycle with it.
+    package var reader: (any SubscriptionReader)? {
+        get { feed.withLock { $0.waker?.reader } }
+        set { feed.withLock { $0.waker = newValue.map(Waker.init) } }
+    }
+
+    /// The reader, in a class of its own: the fan-out gathers these in an array of
+    /// plain references and wakes them in one burst after queueing to everyone.
+    final class Waker: Sendable {
+        let reader: any SubscriptionReader
+        init(_ reader: any SubscriptionReader) { self.reader = reader }
+        func wake() { reader.subscriptionHasItems() }
     }
 
     private static func size(of item: Item) -> Int {
@@ -75,72 +98,80 @@ package final class Subscription: @unchecked Sendable {
         return 64
     }
 
-    /// Queues `event`, replacing a waiting older value of the same driver;
-    /// returns false if the feed is over (now or before).
+    /// What `push` did: whether the feed is still open, and the reader to wake, if it waits.
+    struct Pushed {
+        let isOpen: Bool
+        let waker: Waker?
+    }
+
+    /// Queues `event`, replacing a waiting older value of the same driver, and
+    /// wakes a waiting reader; returns false if the feed is over (now or before).
     @discardableResult
     func push(_ event: OutputEvent) -> Bool {
-        var isOpen = true
-        let wake = lock.withLock { () -> (@Sendable () -> Void)? in
-            guard case .open = state else {
-                isOpen = false
-                return nil
-            }
-            if event.kind == .driver, !queue.isEmpty, let index = queue.firstIndex(where: {
+        let pushed = pushWithoutWaking(event)
+        pushed.waker?.wake()
+        return pushed.isOpen
+    }
+
+    /// Queues `event` as `push` does but leaves waking the reader to the caller,
+    /// who can then wake every reader of a fan-out in one burst.
+    func pushWithoutWaking(_ event: OutputEvent) -> Pushed {
+        feed.withLock { feed -> Pushed in
+            guard case .open = feed.status else { return Pushed(isOpen: false, waker: nil) }
+            if event.kind == .driver, !feed.queue.isEmpty, let index = feed.queue.firstIndex(where: {
                 if case .event(let old) = $0 { return old.kind == .driver && old.name == event.name }
                 return false
             }) {
-                queuedBytes -= Self.size(of: queue.remove(at: index))
+                feed.queuedBytes -= Self.size(of: feed.queue.remove(at: index))
             }
-            queue.append(.event(event))
-            queuedBytes += event.encoded.count
-            if queuedBytes > maxBufferedBytes {
-                isOpen = false
-                endLocked(.overflow)
+            feed.queue.append(.event(event))
+            feed.queuedBytes += event.encoded.count
+            guard feed.queuedBytes <= maxBufferedBytes else {
+                feed.end(.overflow)
+                return Pushed(isOpen: false, waker: feed.wake())
             }
-            return wakeLocked()
+            return Pushed(isOpen: true, waker: feed.wake())
         }
-        wake?()
-        return isOpen
     }
 
     /// Ends the feed after what waits, with `.end` (the session was disposed).
     func finish() {
-        let wake = lock.withLock { () -> (@Sendable () -> Void)? in
-            guard case .open = state else { return nil }
-            queue.append(.end)
-            state = .finishing
-            return wakeLocked()
+        let waker = feed.withLock { feed -> Waker? in
+            guard case .open = feed.status else { return nil }
+            feed.queue.append(.end)
+            feed.status = .finishing
+            return feed.wake()
         }
-        wake?()
+        waker?.wake()
     }
 
     /// Ends the feed now, dropping what waits, and detaches it from its session.
-    /// The reader's own act: it is not called back (`onReady` is dropped).
+    /// The reader's own act: it is not called back, and the feed lets go of it.
     package func cancel() {
-        let detach = lock.withLock { () -> (@Sendable (Subscription) -> Void)? in
-            if case .over = state {} else { endLocked(.cancelled) }
-            onReadyHandler = nil
-            readerWaits = false
-            defer { self.detach = nil }
-            return self.detach
+        let detach = feed.withLock { feed -> (@Sendable (Subscription) -> Void)? in
+            if case .over = feed.status {} else { feed.end(.cancelled) }
+            feed.waker = nil
+            feed.readerWaits = false
+            defer { feed.detach = nil }
+            return feed.detach
         }
         detach?(self)
     }
 
     /// Moves everything waiting into `outbox` (which must be empty) in one step.
     package func take(into outbox: inout [Item]) -> Take {
-        lock.withLock {
-            if !queue.isEmpty {
-                swap(&queue, &outbox)
-                queuedBytes = 0
+        feed.withLock { feed in
+            if !feed.queue.isEmpty {
+                swap(&feed.queue, &outbox)
+                feed.queuedBytes = 0
                 return .items
             }
-            switch state {
+            switch feed.status {
             case .open:
-                readerWaits = true
+                feed.readerWaits = true
                 return .idle
             case .finishing:
-                state = .over(.ended)
+                feed.status = .over(.ended)
                 return .over(.ended)
             case .over(let ending):
                 return .over(ending)
@@ -150,21 +181,15 @@ package final class Subscription: @unchecked Sendable {
 
     /// Whether the feed is over or finishing.
     package var isOver: Bool {
-        lock.withLock {
-            if case .open = state { return false }
+        feed.withLock {
+            if case .open = $0.status { return false }
             return true
         }
     }
+}
 
-    private func endLocked(_ ending: Ending) {
-        state = .over(ending)
-        queue = []
-        queuedBytes = 0
-    }
-
-    private func wakeLocked() -> (@Sendable () -> Void)? {
-        guard readerWaits else { return nil }
-        readerWaits = false
-        return onReadyHandler
-    }
+/// Who takes a subscription's items: woken when there is something to take.
+package protocol SubscriptionReader: AnyObject, Sendable {
+    /// The subscription has items (or is over) after a `take` that found nothing.
+    func subscriptionHasItems()
 }

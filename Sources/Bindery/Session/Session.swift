@@ -24,6 +24,8 @@ package final class Session: @unchecked Sendable {
     private var ports: ViewModelPorts?
     private var subscription: Disposable?
     private var subscribers: [ObjectIdentifier: Subscription] = [:]
+    /// The readers one fan-out wakes, kept between events for its capacity.
+    private var wakes: [Subscription.Waker] = []
     private var isDisposed = false
 
     // Read from any thread (the idle reaper).
@@ -112,9 +114,20 @@ package final class Session: @unchecked Sendable {
                 json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id))
             }
             let event = log.append(name: name, kind: kind, json: json)
-            for (key, subscriber) in subscribers where !subscriber.push(event) {
-                remove(key)
+            // Queue to everyone, then wake everyone: readers resumed in one burst
+            // are served in a few passes of the server's event loop instead of one
+            // pass each (libmicrohttpd walks all suspended connections per pass).
+            var wakes = self.wakes // a local: each change to a property is an exclusivity check
+            self.wakes = []
+            var overflowed: [ObjectIdentifier] = []
+            for (key, subscriber) in subscribers {
+                let pushed = subscriber.pushWithoutWaking(event)
+                if let waker = pushed.waker { wakes.append(waker) }
+                if !pushed.isOpen { overflowed.append(key) }
             }
+            overflowed.forEach(remove)
+            while let waker = wakes.popLast() { waker.wake() }
+            self.wakes = wakes
         } catch {
             limits.log("session \(id): output '\(name)' could not be sent: \(error)")
         }

@@ -3,7 +3,7 @@ import Foundation
 /// The body of a request as it arrives, bounded: past the limit it is dropped.
 ///
 /// Threading: used by its connection only, under the connection's lock.
-final class RequestBody {
+final class RequestBody: @unchecked Sendable {
     private let limit: Int
     private(set) var data = Data()
     /// The body went over the limit; what still arrives is dropped.

@@ -1,6 +1,7 @@
 import Bindery
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// One libmicrohttpd connection and the request it is on: the only object
 /// that suspends and resumes it.
@@ -20,7 +21,7 @@ import Foundation
 /// with it held, which is safe because libmicrohttpd never holds a lock of its
 /// own while it calls us, and it means a resume can never race the connection's
 /// closing (`MHD_CONNECTION_NOTIFY_CLOSED` takes the lock before the memory goes).
-final class Connection: @unchecked Sendable {
+final class Connection: SubscriptionReader, @unchecked Sendable {
     private enum Phase {
         case idle
         case receiving(RequestBody)
@@ -31,79 +32,81 @@ final class Connection: @unchecked Sendable {
         case done
     }
 
+    /// What the lock guards.
+    private struct State {
+        var phase = Phase.idle
+        var isDraining: Bool
+    }
+
     /// The libmicrohttpd connection; valid until `closed`.
     private let pointer: OpaquePointer
     private unowned let server: HTTPServer
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var phase = Phase.idle
-    private var isDraining: Bool
+    private let state: Mutex<State>
 
     init(_ pointer: OpaquePointer, server: HTTPServer, draining: Bool) {
         self.pointer = pointer
         self.server = server
-        isDraining = draining
+        state = Mutex(State(isDraining: draining))
     }
 
     /// libmicrohttpd's access handler: headers, then body pieces, then the end of the request.
     func handle(method: String, url: String, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, isFirstCall: Bool) -> MHD_Result {
-        lock.lock()
-        if isFirstCall {
-            server.activity.begin()
-            let body = RequestBody(limit: server.configuration.maxBodyBytes)
-            phase = .receiving(body)
-            if let length = header("Content-Length").flatMap(Int.init), length > server.configuration.maxBodyBytes {
-                defer { lock.unlock() }
-                return queueLocked(server.tooLarge.closing)
-            }
-            lock.unlock()
-            return .YES
+        /// What to do once the lock is released.
+        enum Next {
+            case result(MHD_Result)
+            case later(@Sendable (_ reply: @escaping @Sendable (Response) -> Void) -> Void)
         }
-        if uploadSize.pointee > 0 {
-            if case .receiving(let body) = phase, let upload {
-                body.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee))
+        let next = state.withLock { state -> Next in
+            if isFirstCall {
+                server.activity.begin()
+                state.phase = .receiving(RequestBody(limit: server.configuration.maxBodyBytes))
+                if let length = header("Content-Length").flatMap(Int.init), length > server.configuration.maxBodyBytes {
+                    return .result(queue(server.tooLarge.closing, in: &state))
+                }
+                return .result(.YES)
             }
-            uploadSize.pointee = 0 // taken, or dropped after an early answer
-            lock.unlock()
-            return .YES
+            if uploadSize.pointee > 0 {
+                if case .receiving(let body) = state.phase, let upload {
+                    body.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee))
+                }
+                uploadSize.pointee = 0 // taken, or dropped after an early answer
+                return .result(.YES)
+            }
+            switch state.phase {
+            case .answered(let response):
+                return .result(queue(response, in: &state))
+            case .receiving(let body):
+                if body.isTooLarge { return .result(queue(server.tooLarge.closing, in: &state)) }
+                if state.isDraining { return .result(queue(server.stopping.closing, in: &state)) }
+                let request = Request(method: method, path: url, headers: values(.HEADER_KIND, Request.headerNames),
+                                      body: body.data, query: values(.GET_ARGUMENT_KIND, Request.queryNames))
+                switch server.route(request) {
+                case .now(let response):
+                    return .result(queue(response, in: &state))
+                case .later(let work):
+                    state.phase = .answering
+                    MHD_suspend_connection(pointer)
+                    return .later(work)
+                }
+            case .idle, .answering, .sending, .streaming, .done:
+                return .result(.YES)
+            }
         }
-        switch phase {
-        case .answered(let response):
-            defer { lock.unlock() }
-            return queueLocked(response)
-        case .receiving(let body):
-            if body.isTooLarge {
-                defer { lock.unlock() }
-                return queueLocked(server.tooLarge.closing)
-            }
-            if isDraining {
-                defer { lock.unlock() }
-                return queueLocked(server.stopping.closing)
-            }
-            let request = Request(method: method, path: url, headers: values(.HEADER_KIND, Request.headerNames),
-                                  body: body.data, query: values(.GET_ARGUMENT_KIND, Request.queryNames))
-            switch server.route(request) {
-            case .now(let response):
-                defer { lock.unlock() }
-                return queueLocked(response)
-            case .later(let work):
-                phase = .answering
-                MHD_suspend_connection(pointer)
-                lock.unlock()
-                work { [self] response in answer(response) }
-                return .YES
-            }
-        case .idle, .answering, .sending, .streaming, .done:
-            lock.unlock()
+        switch next {
+        case .result(let result):
+            return result
+        case .later(let work):
+            // Outside the lock: the answer may come at once, on this thread.
+            work { [self] response in answer(response) }
             return .YES
         }
     }
 
     /// The answer a session made: queued when libmicrohttpd calls `handle` again.
     private func answer(_ response: Response) {
-        let discarded = lock.withLock { () -> Bool in
-            guard case .answering = phase else { return true }
-            phase = .answered(response)
+        let discarded = state.withLock { state -> Bool in
+            guard case .answering = state.phase else { return true }
+            state.phase = .answered(response)
             MHD_resume_connection(pointer)
             return false
         }
@@ -112,8 +115,8 @@ final class Connection: @unchecked Sendable {
 
     /// libmicrohttpd's content reader for an event stream: bytes, the end, or suspend and 0.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        lock.withLock {
-            guard case .streaming(let writer, _) = phase else { return bindery_mhd_reader_end_with_error() }
+        state.withLock { state in
+            guard case .streaming(let writer, _) = state.phase else { return bindery_mhd_reader_end_with_error() }
             switch writer.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
             case .bytes(let count):
                 return count
@@ -121,7 +124,7 @@ final class Connection: @unchecked Sendable {
                 return bindery_mhd_reader_end_of_stream()
             case .idle:
                 // Never return 0 without suspending: libmicrohttpd would call again at once and spin.
-                phase = .streaming(writer, suspended: true)
+                state.phase = .streaming(writer, suspended: true)
                 MHD_suspend_connection(pointer)
                 return 0
             }
@@ -129,22 +132,22 @@ final class Connection: @unchecked Sendable {
     }
 
     /// The stream has bytes again: resume the connection if it sleeps.
-    func wake() {
-        lock.withLock { resumeStreamLocked() }
+    func subscriptionHasItems() {
+        state.withLock { resumeStream(&$0) }
     }
 
     /// A keep-alive comment is due on the stream, if this connection is one.
     func heartbeat() {
-        lock.withLock {
-            guard case .streaming(let writer, _) = phase else { return }
+        state.withLock { state in
+            guard case .streaming(let writer, _) = state.phase else { return }
             writer.heartbeatDue = true
-            resumeStreamLocked()
+            resumeStream(&state)
         }
     }
 
-    private func resumeStreamLocked() {
-        guard case .streaming(let writer, suspended: true) = phase else { return }
-        phase = .streaming(writer, suspended: false)
+    private func resumeStream(_ state: inout State) {
+        guard case .streaming(let writer, suspended: true) = state.phase else { return }
+        state.phase = .streaming(writer, suspended: false)
         MHD_resume_connection(pointer)
     }
 
@@ -152,15 +155,15 @@ final class Connection: @unchecked Sendable {
     /// request gets a 503, and a request still waiting for its session gets
     /// `answeringWith` if given (after the grace period).
     func drain(answeringWith response: Response? = nil) {
-        lock.withLock {
-            isDraining = true
-            switch phase {
+        state.withLock { state in
+            state.isDraining = true
+            switch state.phase {
             case .streaming(let writer, let suspended):
                 writer.close()
-                if suspended { resumeStreamLocked() }
+                if suspended { resumeStream(&state) }
             case .answering:
                 guard let response else { return }
-                phase = .answered(response)
+                state.phase = .answered(response)
                 MHD_resume_connection(pointer)
             case .idle, .receiving, .answered, .sending, .done:
                 break
@@ -170,18 +173,18 @@ final class Connection: @unchecked Sendable {
 
     /// libmicrohttpd finished the request (sent, failed or aborted): give back what it held.
     func requestCompleted() {
-        lock.withLock { finishRequestLocked(next: .idle) }
+        state.withLock { finishRequest(&$0, next: .idle) }
     }
 
     /// libmicrohttpd closed the connection: nothing touches it again.
     func closed() {
-        lock.withLock { finishRequestLocked(next: .done) }
+        state.withLock { finishRequest(&$0, next: .done) }
     }
 
-    private func finishRequestLocked(next: Phase) {
-        switch phase {
+    private func finishRequest(_ state: inout State, next: Phase) {
+        switch state.phase {
         case .idle, .done:
-            if case .done = next { phase = .done }
+            if case .done = next { state.phase = .done }
             return
         case .answered(let response):
             response.discard()
@@ -190,28 +193,28 @@ final class Connection: @unchecked Sendable {
         case .receiving, .answering, .sending:
             break
         }
-        phase = next
+        state.phase = next
         server.activity.end()
     }
 
-    private func queueLocked(_ response: Response) -> MHD_Result {
+    private func queue(_ response: Response, in state: inout State) -> MHD_Result {
         let mhdResponse: OpaquePointer?
         switch response.body {
         case .data(let data):
             mhdResponse = data.withUnsafeBytes { bytes in
                 MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
             }
-            phase = .sending
+            state.phase = .sending
         case .stream(let writer):
             mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), HTTPServer.streamBlockBytes, streamReader,
                                                             Unmanaged.passUnretained(self).toOpaque(), nil)
-            if isDraining { writer.close() }
-            writer.subscription.onReady = { [weak self] in self?.wake() }
-            phase = .streaming(writer, suspended: false)
+            if state.isDraining { writer.close() }
+            writer.subscription.reader = self
+            state.phase = .streaming(writer, suspended: false)
         }
         guard let mhdResponse else {
             response.discard()
-            phase = .sending
+            state.phase = .sending
             return .NO
         }
         for (name, value) in response.headers { MHD_add_response_header(mhdResponse, name, value) }
@@ -238,5 +241,6 @@ final class Connection: @unchecked Sendable {
 /// (libmicrohttpd destroys responses before it reports the connection closed).
 private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     guard let cls, let buffer else { return bindery_mhd_reader_end_with_error() }
-    return Unmanaged<Connection>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+    // The server's table keeps the connection alive: no retain and release per call.
+    return Unmanaged<Connection>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.read(into: buffer, max: max) }
 }

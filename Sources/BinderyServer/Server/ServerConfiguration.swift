@@ -7,8 +7,10 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Listen on 127.0.0.1 only (the default) rather than every address.
     public var loopbackOnly = true
-    /// Worker threads of libmicrohttpd's epoll pool.
-    public var threads: UInt32 = 4
+    /// Worker threads of libmicrohttpd's epoll pool, one per core: they only
+    /// parse, write, suspend and resume (sessions run on the executor pool).
+    /// On a small machine that serves mostly streams, 1 costs the least CPU.
+    public var threads = UInt32(max(1, ProcessInfo.processInfo.activeProcessorCount))
     /// Most open connections (streams included); libmicrohttpd refuses more.
     public var maxConnections: UInt32 = 4_096
     /// Most open event streams over all sessions; more answer 503.
