@@ -1,46 +1,46 @@
 import Foundation
 
 /// Every registered ViewModel with its inputs and outputs: what `GET /api` returns.
-public struct Catalog: Codable, Sendable {
+package struct Catalog: Codable, Sendable {
     /// One ViewModel.
-    public struct Entry: Codable, Sendable {
+    package struct Entry: Codable, Sendable {
         /// The registered name.
-        public let name: String
+        package let name: String
         /// Whether all clients share one session.
-        public let shared: Bool
+        package let shared: Bool
         /// What the ViewModel is for, if the registration says.
-        public let summary: String?
+        package let summary: String?
         /// The inputs, in declaration order.
-        public let inputs: [Input]
+        package let inputs: [Input]
         /// The outputs, in declaration order.
-        public let outputs: [Output]
+        package let outputs: [Output]
         /// Why the ports could not be listed, if they could not.
-        public let problem: String?
+        package let problem: String?
     }
 
     /// One input.
-    public struct Input: Codable, Sendable {
+    package struct Input: Codable, Sendable {
         /// The input's name.
-        public let name: String
+        package let name: String
         /// The JSON schema of its payload.
-        public let schema: JSONValue
+        package let schema: JSONValue
     }
 
     /// One output.
-    public struct Output: Codable, Sendable {
+    package struct Output: Codable, Sendable {
         /// The output's name.
-        public let name: String
+        package let name: String
         /// `driver` (state) or `signal` (event).
-        public let kind: OutputKind
+        package let kind: OutputKind
         /// The JSON schema of its values.
-        public let schema: JSONValue
+        package let schema: JSONValue
     }
 
     /// The ViewModels, in registration order.
-    public let viewModels: [Entry]
+    package let viewModels: [Entry]
 
     /// The catalog as JSON.
-    public var json: Data { (try? JSONEncoder.bindery.encode(self)) ?? Data("{}".utf8) }
+    package var json: Data { (try? JSONEncoder.bindery.encode(self)) ?? Data("{}".utf8) }
 }
 
 extension Catalog.Entry {

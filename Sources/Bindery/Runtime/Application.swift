@@ -148,14 +148,14 @@ public final class Application: @unchecked Sendable {
 
     /// Disposes sessions idle longer than the configured timeout; returns how many.
     @discardableResult
-    public func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
+    package func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
         let idle = lock.withLock { sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, now: now) } }
         idle.forEach { remove($0) }
         return idle.count
     }
 
     /// Checks for idle sessions every `interval` until `stop()`.
-    public func startIdleReaper(every interval: Duration = .seconds(30)) {
+    package func startIdleReaper(every interval: Duration = .seconds(30)) {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let nanos = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanos), repeating: .nanoseconds(nanos))

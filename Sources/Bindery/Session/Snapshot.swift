@@ -1,18 +1,18 @@
 import Foundation
 
 /// A session's state at one moment: every driver's current value and the id of the last event.
-public struct Snapshot: Sendable {
+package struct Snapshot: Sendable {
     /// The session id.
-    public let sessionID: String
+    package let sessionID: String
     /// The ViewModel's registered name.
-    public let viewModel: String
+    package let viewModel: String
     /// The id of the newest event the snapshot includes.
-    public let lastEventID: UInt64
+    package let lastEventID: UInt64
     /// Every driver's current value as JSON, in event order.
-    public let outputs: [(name: String, json: Data)]
+    package let outputs: [(name: String, json: Data)]
 
     /// `{"id","viewModel","lastEventId","outputs":{name: value}}`, compact.
-    public var json: Data {
+    package var json: Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + sessionID.utf8.count + viewModel.utf8.count + outputs.reduce(0) { $0 + $1.name.utf8.count + $1.json.count + 4 })
         bytes.append(contentsOf: #"{"id":"#.utf8)
