@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One client's feed of a session's events: first what it missed (or the
 /// snapshot), then each event as the session logs it, until the session ends
@@ -70,12 +69,12 @@ package final class Subscription: @unchecked Sendable {
 
     /// The most bytes (as encoded) that may wait before the feed is over.
     package let maxBufferedBytes: Int
-    private let feed: Mutex<Feed>
+    private let feed: Locked<Feed>
 
     /// A feed starting with `initial`; `detach` tells the session when the reader cancels.
     init(initial: [Item], maxBufferedBytes: Int, detach: @escaping @Sendable (Subscription) -> Void) {
         self.maxBufferedBytes = maxBufferedBytes
-        feed = Mutex(Feed(queue: initial, queuedBytes: initial.reduce(0) { $0 + Self.size(of: $1) }, detach: detach))
+        feed = Locked(Feed(queue: initial, queuedBytes: initial.reduce(0) { $0 + Self.size(of: $1) }, detach: detach))
     }
 
     /// The reader a push wakes when it found nothing before; set once, by the

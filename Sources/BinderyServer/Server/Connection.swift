@@ -1,7 +1,6 @@
 import Bindery
 import CMicroHTTPD
 import Foundation
-import Synchronization
 
 /// One libmicrohttpd connection and the request it is on: the only object
 /// that suspends and resumes it.
@@ -41,12 +40,12 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// The libmicrohttpd connection; valid until `closed`.
     private let pointer: OpaquePointer
     private unowned let server: HTTPServer
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ pointer: OpaquePointer, server: HTTPServer, draining: Bool) {
         self.pointer = pointer
         self.server = server
-        state = Mutex(State(isDraining: draining))
+        state = Locked(State(isDraining: draining))
     }
 
     /// libmicrohttpd's access handler: headers, then body pieces, then the end of the request.
