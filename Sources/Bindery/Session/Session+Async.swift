@@ -5,27 +5,21 @@ import Foundation
 extension Session {
     /// The current state.
     package func snapshot() async throws -> Snapshot {
-        try await withCheckedThrowingContinuation { continuation in snapshot { continuation.resume(with: $0) } }
+        try await awaitResult { snapshot($0) }
     }
 
     /// Sends one input; the snapshot once its synchronous effects are applied.
     package func send(input name: String, payload: Data) async throws -> Snapshot {
-        try await withCheckedThrowingContinuation { continuation in
-            send(input: name, payload: payload) { continuation.resume(with: $0) }
-        }
+        try await awaitResult { send(input: name, payload: payload, completion: $0) }
     }
 
     /// The current value of driver `name` as JSON, or nil before it has one.
     package func value(ofOutput name: String) async throws -> Data? {
-        try await withCheckedThrowingContinuation { continuation in
-            value(ofOutput: name) { continuation.resume(with: $0) }
-        }
+        try await awaitResult { value(ofOutput: name, completion: $0) }
     }
 
     /// A feed of what came after `lastEventID` (everything current when nil), then live events.
     package func subscribe(lastEventID: UInt64?) async throws -> Subscription {
-        try await withCheckedThrowingContinuation { continuation in
-            subscribe(lastEventID: lastEventID) { continuation.resume(with: $0) }
-        }
+        try await awaitResult { subscribe(lastEventID: lastEventID, completion: $0) }
     }
 }
