@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "BinderyRx"),
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
         .target(name: "Bindery", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"], resources: [.copy("Client")], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CMallocStats"),
         .target(name: "BinderyTesting", dependencies: ["CMallocStats"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),

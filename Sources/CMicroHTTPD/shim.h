@@ -21,7 +21,7 @@ typedef struct bindery_mhd_settings {
     size_t connection_memory_limit;   /* per-connection memory pool, bytes */
     unsigned int connection_timeout;  /* seconds of inactivity */
     unsigned int per_ip_connection_limit; /* 0 = unlimited */
-    int loopback_only;                /* bind 127.0.0.1 instead of every address */
+    uint32_t ipv4_address;            /* the address to bind, in network byte order */
 } bindery_mhd_settings;
 
 /// The callbacks of a daemon, all with the same closure.
@@ -54,7 +54,7 @@ static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s
     struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(s->port);
-    addr.sin_addr.s_addr = htonl(s->loopback_only ? INADDR_LOOPBACK : INADDR_ANY);
+    addr.sin_addr.s_addr = s->ipv4_address;
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
         | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     return MHD_start_daemon(

@@ -1,12 +1,11 @@
-import Bindery
 import BinderyServer
 import Examples
 
-/// The application the executable runs and the tests start: the examples on a
-/// server, plus whatever `register` adds (the benchmark's ticker).
+/// The server the executable runs and the tests start: the examples in a
+/// `BinderyApp`, plus whatever `register` adds (the benchmark's ticker).
 func buildServer(_ configuration: ServerConfiguration, register: (Application) -> Void = { _ in }) throws -> Server {
-    let application = Application(configuration: configuration.runtime)
-    Examples.register(in: application)
-    register(application)
-    return Server(application: application, configuration: configuration)
+    let app = BinderyApp(configuration: configuration)
+    Examples.register(in: app.application)
+    register(app.application)
+    return app.makeServer()
 }

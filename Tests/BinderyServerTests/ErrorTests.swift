@@ -43,6 +43,23 @@ final class ErrorTests: XCTestCase {
         try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "[1,2]"), 400, "invalid_payload")
     }
 
+    func testCreationBodiesAreValidatedLikeInputs() throws {
+        let sessions = server.server.application.sessionCount
+        try assertError(try server.client.post("/api/simple", json: "{"), 400, "malformed_json")
+        try assertError(try server.client.post("/api/simple", json: "[1]"), 400, "invalid_payload")
+        let plain = try server.client.request("POST", "/api/simple", headers: ["Content-Type": "text/plain"], body: Data("{}".utf8))
+        try assertError(plain, 415, "unsupported_media_type")
+        // A parameter of the wrong type names the field, not Foundation's wording.
+        let wrong = try server.client.post("/api/profile", json: #"{"userID": "seven"}"#)
+        try assertError(wrong, 400, "invalid_payload")
+        XCTAssertTrue((try wrong.json()["message"] as? String ?? "").contains("userID"), wrong.text)
+        // None of them made a session; null and no body still do.
+        XCTAssertEqual(server.server.application.sessionCount, sessions)
+        XCTAssertEqual(try server.client.post("/api/simple", json: "null").status, 201)
+        XCTAssertEqual(try server.client.post("/api/simple").status, 201)
+        XCTAssertEqual(server.server.application.sessionCount, sessions + 2)
+    }
+
     func testWrongMethodIs405WithAllow() throws {
         let id = try server.createSession()
         let put = try server.client.request("PUT", "/api/simple/\(id)")

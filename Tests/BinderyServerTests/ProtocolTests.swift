@@ -84,10 +84,40 @@ final class ProtocolTests: XCTestCase {
         XCTAssertEqual(index.status, 200)
         XCTAssertEqual(index.header("Content-Type"), "text/html; charset=utf-8")
         XCTAssertTrue(index.text.contains("Bindery"))
-        XCTAssertEqual(try server.client.get("/bindery.js").header("Content-Type"), "text/javascript; charset=utf-8")
         XCTAssertEqual(try server.client.get("/../Package.swift").status, 404)
         XCTAssertEqual(try server.client.get("/%2e%2e/Package.swift").status, 404)
         XCTAssertEqual(try server.client.get("/.git/config").status, 404)
         XCTAssertEqual(try server.client.get("/nope.html").json()["error"] as? String, "not_found")
+    }
+
+    func testTheClientIsServedFromItsReservedVersionedPathWithValidators() throws {
+        let script = try server.client.get("/_bindery/v1/bindery.js")
+        XCTAssertEqual(script.status, 200)
+        XCTAssertEqual(script.header("Content-Type"), "text/javascript; charset=utf-8")
+        XCTAssertEqual(script.header("Cache-Control"), "no-cache")
+        XCTAssertTrue(script.text.contains("export async function connect"))
+        let etag = try XCTUnwrap(script.header("ETag"))
+        let again = try server.client.get("/_bindery/v1/bindery.js", headers: ["If-None-Match": etag])
+        XCTAssertEqual(again.status, 304)
+        XCTAssertTrue(again.body.isEmpty)
+        XCTAssertEqual(again.header("ETag"), etag)
+        XCTAssertEqual(try server.client.get("/_bindery/v1/bindery.js", headers: ["If-None-Match": "\"other\""]).status, 200)
+        XCTAssertEqual(try server.client.get("/_bindery/v1/inspector.html").status, 200)
+        XCTAssertEqual(try server.client.get("/_bindery/v1/style.css").header("Content-Type"), "text/css; charset=utf-8")
+        XCTAssertEqual(try server.client.get("/_bindery/v0/bindery.js").json()["error"] as? String, "not_found")
+        XCTAssertEqual(try server.client.get("/_bindery/v1/../../Package.swift").status, 404)
+        XCTAssertEqual(try server.client.get("/_bindery/v1/.hidden").status, 404)
+        XCTAssertEqual(try server.client.post("/_bindery/v1/bindery.js").status, 405)
+    }
+
+    func testAnAppsOwnCopyOfAClientFileWins() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-override-\(UUID())")
+        let own = folder.appendingPathComponent("_bindery/v1")
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("/* pinned */".utf8).write(to: own.appendingPathComponent("bindery.js"))
+        let pinned = try TestServer { $0.publicDirectory = folder }
+        XCTAssertEqual(try pinned.client.get("/_bindery/v1/bindery.js").text, "/* pinned */")
+        XCTAssertEqual(try pinned.client.get("/_bindery/v1/style.css").status, 200)
     }
 }

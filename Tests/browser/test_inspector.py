@@ -12,7 +12,7 @@ def output_value(browser, name):
 
 
 def test_inspector_shows_outputs_live_and_sends_inputs(server, browser):
-    browser.get(server.url + "/inspector.html?vm=simple")
+    browser.get(server.url + "/_bindery/v1/inspector.html?vm=simple")
     wait(browser, lambda b: output_value(b, "backgroundColor") == '"red"')
     assert output_value(browser, "buttonTitle") == '"Change to blue"'
     form = browser.find_element(By.CSS_SELECTOR, "form[data-input='buttonTap']")
@@ -22,5 +22,5 @@ def test_inspector_shows_outputs_live_and_sends_inputs(server, browser):
 
 
 def test_inspector_names_an_unknown_view_model(server, browser):
-    browser.get(server.url + "/inspector.html?vm=nope")
+    browser.get(server.url + "/_bindery/v1/inspector.html?vm=nope")
     wait(browser, lambda b: "No ViewModel named" in b.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text)

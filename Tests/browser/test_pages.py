@@ -25,7 +25,7 @@ def test_index_lists_the_catalog(server, browser):
     wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".catalog li a.inspect")) == len(names))
     for name in names:
         item = browser.find_element(By.CSS_SELECTOR, f"[data-view-model='{name}']")
-        assert item.find_element(By.CSS_SELECTOR, "a.inspect").get_attribute("href").endswith(f"/inspector.html?vm={name}")
+        assert item.find_element(By.CSS_SELECTOR, "a.inspect").get_attribute("href").endswith(f"/_bindery/v1/inspector.html?vm={name}")
         assert item.find_element(By.CSS_SELECTOR, "a.page").get_attribute("href").endswith(f"/{name}.html"), f"{name} has a page"
     simple = browser.find_element(By.CSS_SELECTOR, "[data-view-model='simple']")
     assert "Color cycling" in simple.text

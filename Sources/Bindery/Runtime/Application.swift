@@ -60,6 +60,7 @@ public final class Application: @unchecked Sendable {
         let definition: ViewModelDefinition
         do {
             definition = try self.definition(viewModel)
+            try ViewModelContext.validate(parameters)
             (session, isNew) = try lock.withLock { () throws -> (Session, Bool) in
                 if definition.isShared, let existing = sharedSessions[viewModel] { return (existing, false) }
                 let session = try addSessionLocked(viewModel)

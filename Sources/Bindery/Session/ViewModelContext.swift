@@ -7,12 +7,30 @@ public struct ViewModelContext: Sendable {
     /// The creation body as sent (empty if none).
     public let parameters: Data
 
+    /// Creation parameters are a JSON object, `null` or nothing: anything else
+    /// is refused before a session exists, naming the problem.
+    static func validate(_ parameters: Data) throws {
+        guard parameters.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return }
+        guard let value = try? JSONSerialization.jsonObject(with: parameters, options: [.fragmentsAllowed]) else {
+            throw BinderyError(.malformedJSON, "the creation parameters are not valid JSON")
+        }
+        guard value is [String: Any] || value is NSNull else {
+            throw BinderyError(.invalidPayload, "the creation parameters must be a JSON object (or null, or no body)")
+        }
+    }
+
     /// Decodes the creation parameters as `T`; throws a client-facing error on a mismatch.
     public func parameters<T: Decodable>(as type: T.Type) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: parameters.isEmpty ? Data("{}".utf8) : parameters)
+            return try JSONDecoder().decode(T.self, from: Self.isAbsent(parameters) ? Data("{}".utf8) : parameters)
         } catch let error as DecodingError {
             throw BinderyError(.invalidPayload, "creation parameters: " + Payload.explain(error))
         }
+    }
+
+    /// No body, only whitespace, or `null`: decoded as `{}` so optional fields default.
+    private static func isAbsent(_ parameters: Data) -> Bool {
+        let text = String(decoding: parameters, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text == "null"
     }
 }

@@ -14,7 +14,7 @@ struct Request {
     var query: [String: String] = [:]
 
     /// The headers a route reads, by lower-cased name: only these are looked up.
-    static let headerNames = ["accept", "content-type", "host", "last-event-id", "origin"]
+    static let headerNames = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin"]
     /// The query arguments a route reads.
     static let queryNames = ["lastEventId"]
 

@@ -30,6 +30,7 @@ struct APIRouter: Sendable {
             }
             try allow(request, ["POST"])
             try checkWrite(request)
+            try checkJSONBody(request)
             return .later { [application, body = request.body] reply in
                 application.createSession(name, parameters: body) { created in
                     guard case .success(let session) = created else { return reply(Self.response(created)) }

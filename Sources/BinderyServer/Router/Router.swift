@@ -6,12 +6,18 @@ import Foundation
 struct Router: Sendable {
     let api: APIRouter
     let files: StaticFiles
+    let client: ClientFiles
 
     func respond(to request: Request) -> Answer {
         do {
             let segments = request.segments
             if segments.first == "api" {
                 return try api.respond(to: request, segments: segments.dropFirst())
+            }
+            if segments.first == Substring(ClientFiles.prefix) {
+                // The app's own copy of a client file wins.
+                if let own = try files.file(for: request) { return .now(own) }
+                return .now(try client.respond(to: request, path: segments.dropFirst()))
             }
             return .now(try files.respond(to: request))
         } catch {

@@ -66,6 +66,10 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening.
     func start() throws {
+        var address = in_addr()
+        guard inet_pton(AF_INET, configuration.host, &address) == 1 else {
+            throw ServerError("the host must be an IPv4 address such as 127.0.0.1 or 0.0.0.0 (got '\(configuration.host)')")
+        }
         var settings = bindery_mhd_settings(
             port: configuration.port,
             thread_pool_size: configuration.threads,
@@ -73,7 +77,7 @@ final class HTTPServer: @unchecked Sendable {
             connection_memory_limit: configuration.connectionMemoryBytes,
             connection_timeout: configuration.connectionTimeoutSeconds,
             per_ip_connection_limit: 0,
-            loopback_only: configuration.loopbackOnly ? 1 : 0
+            ipv4_address: address.s_addr
         )
         var callbacks = bindery_mhd_callbacks(request: accessHandler, completed: requestCompleted,
                                               connection: connectionNotified, cls: Unmanaged.passUnretained(self).toOpaque())
@@ -81,7 +85,7 @@ final class HTTPServer: @unchecked Sendable {
         try lock.withLock {
             guard state == .idle else { throw ServerError("a server starts once") }
             guard let daemon = bindery_mhd_start(&settings, &callbacks, logger) else {
-                throw ServerError("could not start libmicrohttpd on port \(configuration.port) (in use?)")
+                throw ServerError("could not listen on \(configuration.host):\(configuration.port) (in use?)")
             }
             self.daemon = daemon
             port = bindery_mhd_port(daemon)

@@ -23,7 +23,8 @@ public final class Server: @unchecked Sendable {
         admission = StreamAdmission(limit: configuration.maxStreams)
         let router = Router(
             api: APIRouter(application: application, streams: admission, configuration: configuration),
-            files: StaticFiles(directory: configuration.publicDirectory)
+            files: StaticFiles(directory: configuration.publicDirectory),
+            client: ClientFiles()
         )
         http = HTTPServer(configuration: configuration, router: router.respond(to:))
     }

@@ -5,8 +5,9 @@ import Foundation
 public struct ServerConfiguration: Sendable {
     /// The TCP port; 0 picks a free one (see `Server.port`).
     public var port: UInt16 = 8080
-    /// Listen on 127.0.0.1 only (the default) rather than every address.
-    public var loopbackOnly = true
+    /// The IPv4 address to listen on: loopback only by default; `0.0.0.0` is
+    /// every address (in a container).
+    public var host = "127.0.0.1"
     /// Worker threads of libmicrohttpd's epoll pool, one per core: they only
     /// parse, write, suspend and resume (sessions run on the executor pool).
     /// On a small machine that serves mostly streams, 1 costs the least CPU.

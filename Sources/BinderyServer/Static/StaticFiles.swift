@@ -6,27 +6,26 @@ struct StaticFiles: Sendable {
     let directory: URL
 
     func respond(to request: Request) throws -> Response {
+        guard let response = try file(for: request) else { throw HTTPError.notFound("no file \(request.path)") }
+        return response
+    }
+
+    /// The file `request` names, or nil if there is none.
+    func file(for request: Request) throws -> Response? {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }
         var parts = request.segments.map(String.init)
         if parts.isEmpty || request.path.hasSuffix("/") { parts.append("index.html") }
-        guard !parts.contains(where: { $0.hasPrefix(".") || $0.contains("\\") || $0.contains("\0") }) else {
-            throw HTTPError.notFound("no file \(request.path)")
-        }
+        guard !parts.contains(where: { $0.hasPrefix(".") || $0.contains("\\") || $0.contains("\0") }) else { return nil }
         var url = directory
         for part in parts { url.appendPathComponent(part) }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             url.appendPathComponent("index.html")
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw HTTPError.notFound("no file \(request.path)")
-        }
-        return Response(status: 200, headers: [
-            ("Content-Type", Self.contentType(url.pathExtension)),
-            ("Cache-Control", "no-cache"),
-        ], body: .data(data))
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return ETag.response(for: request, data: data, contentType: Self.contentType(url.pathExtension), etag: ETag.of(data))
     }
 
     static func contentType(_ pathExtension: String) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinderyServer
 
 /// `bindery bench target`: what `bindery serve` serves, plus the shared ticker
 /// `bench-tick`, so the load client measures Bindery exactly as it measures the floor.
@@ -9,7 +10,8 @@ struct TargetBench: ParsableCommand {
         shouldDisplay: false
     )
 
-    @OptionGroup var options: ServeOptions
+    @Argument(parsing: .allUnrecognized, help: "Options of `bindery serve`.")
+    var serveArguments: [String] = []
 
     @Option(help: "Milliseconds between two ticks of bench-tick.")
     var periodMs = 100
@@ -19,7 +21,7 @@ struct TargetBench: ParsableCommand {
     }
 
     func run() throws {
-        try serveUntilSignalled(options) { application in
+        serveExamples(serveArguments, command: "bindery bench target") { application in
             BenchTickViewModel.register(in: application, periodMilliseconds: periodMs)
         }
     }

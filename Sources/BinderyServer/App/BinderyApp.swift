@@ -1,0 +1,112 @@
+import Bindery
+import Dispatch
+import Foundation
+
+/// A Bindery app: your ViewModels, your pages and the browser client, served
+/// until SIGINT or SIGTERM. Its whole `main.swift`:
+///
+/// ```swift
+/// import BinderyServer
+///
+/// let app = BinderyApp()          // options from the command line and the environment
+/// app.register("counter") { _ in CounterViewModel() }
+/// try app.run()                   // serves; drains and returns on SIGINT/SIGTERM
+/// ```
+///
+/// `BinderyApp()` reads `--port`, `PORT`, `--public-directory` and the limits
+/// (`--help` lists them: `ServeOptions`); a program that configures itself
+/// passes a `ServerConfiguration` instead. Pages load the client from
+/// `/_bindery/v1/bindery.js`, which every app serves.
+public final class BinderyApp: Sendable {
+    /// How the app serves.
+    public let configuration: ServerConfiguration
+    /// The runtime the ViewModels are registered with.
+    public let application: Application
+
+    /// An app configured by `configuration` as given.
+    public init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+        application = Application(configuration: configuration.runtime)
+    }
+
+    /// An app configured by the command line and the environment over
+    /// `defaults`. `--help` prints the options and exits 0; a bad option
+    /// prints what is wrong and exits 64 (usage).
+    public convenience init(
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        defaults: ServerConfiguration = BinderyApp.defaultConfiguration,
+        command: String = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
+    ) {
+        do {
+            self.init(configuration: try ServeOptions.configuration(arguments: arguments, environment: environment, defaults: defaults))
+        } catch {
+            switch error {
+            case .help:
+                print(ServeOptions.help(command: command, defaults: defaults))
+                exit(0)
+            case .invalid(let message):
+                FileHandle.standardError.write(Data("\(command): \(message)\n".utf8))
+                exit(64)
+            }
+        }
+    }
+
+    /// The defaults of an app: those of `ServerConfiguration`, with the
+    /// runtime's messages on standard error.
+    public static var defaultConfiguration: ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.runtime.log = { message in FileHandle.standardError.write(Data("bindery: \(message)\n".utf8)) }
+        return configuration
+    }
+
+    /// Registers a ViewModel under `name` (see `Application.register`).
+    public func register<ViewModel>(
+        _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
+        make: @escaping @Sendable (ViewModelContext) throws -> ViewModel
+    ) {
+        application.register(name, shared: shared, summary: summary, outputs: outputs, make: make)
+    }
+
+    /// A server for the app, not yet started (tests, or a program that runs
+    /// its own loop).
+    public func makeServer() -> Server {
+        Server(application: application, configuration: configuration)
+    }
+
+    /// Serves: prints `Bindery listening on http://…/` once accepting, runs until
+    /// SIGINT or SIGTERM, then drains the server and returns, so that
+    /// everything is released in order and the process can exit 0.
+    public func run() throws {
+        // One descriptor per connection: up to `maxConnections` of them.
+        Self.raiseFileLimit()
+        let server = makeServer()
+        let stopRequested = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "bindery.signals"))
+            source.setEventHandler { stopRequested.signal() }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        try server.start()
+        // Written at once (not buffered), so scripts reading the output see the address.
+        Self.say("Bindery listening on http://\(configuration.host):\(server.port)/")
+        stopRequested.wait()
+        Self.say("Bindery stopping…")
+        server.stop()
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Raises this process's open-file limit to its hard limit.
+    static func raiseFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

@@ -1,0 +1,179 @@
+import Bindery
+import Foundation
+
+/// One setting of a Bindery app: a command-line option `--<name>`, the
+/// environment variable `BINDERY_<NAME>` (and any others it lists), and the
+/// line `--help` prints for it.
+public struct ServeOption: Sendable {
+    /// The option's name: `--<name>` on the command line.
+    public let name: String
+    /// The environment variables it is read from, the first set one winning.
+    public let environment: [String]
+    /// What the value is (`<port>`); nil for a flag, which takes no value.
+    public let placeholder: String?
+    /// One line of help.
+    public let help: String
+    fileprivate let apply: @Sendable (inout ServerConfiguration, String) throws -> Void
+    fileprivate let current: @Sendable (ServerConfiguration) -> String
+}
+
+/// Every setting of `serve`, in one table: the command line, the environment
+/// and `--help` are all made from it, so they cannot disagree.
+///
+/// Precedence: a command-line option, then its environment variables, then the
+/// default. Values are checked here: a bad one is a usage error naming the
+/// option, never a server that starts half-configured.
+public enum ServeOptions {
+    /// Why the options did not give a configuration.
+    public enum Outcome: Error, Equatable {
+        /// `--help` or `-h`: print `ServeOptions.help`.
+        case help
+        /// A usage error, with the message to print.
+        case invalid(String)
+    }
+
+    /// The configuration `arguments` and `environment` describe over `defaults`.
+    public static func configuration(
+        arguments: [String],
+        environment: [String: String] = [:],
+        defaults: ServerConfiguration = ServerConfiguration()
+    ) throws(Outcome) -> ServerConfiguration {
+        var configuration = defaults
+        var given: [String: String] = [:]
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--help" || argument == "-h" { throw .help }
+            guard argument.hasPrefix("--") else { throw .invalid("unexpected argument '\(argument)' (see --help)") }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = all.first(where: { $0.name == name }) else {
+                throw .invalid("unknown option '--\(name)' (see --help)")
+            }
+            if option.placeholder == nil {
+                given[name] = value ?? "true"
+            } else if let value {
+                given[name] = value
+            } else {
+                guard index < arguments.endIndex else { throw .invalid("--\(name) needs a value \(option.placeholder!)") }
+                given[name] = arguments[index]
+                index += 1
+            }
+        }
+        for option in all {
+            let fromEnvironment = option.environment.lazy.compactMap { variable in environment[variable].map { (variable, $0) } }.first
+            let source: String
+            let value: String
+            if let argument = given[option.name] {
+                (source, value) = ("--\(option.name)", argument)
+            } else if let (variable, text) = fromEnvironment, !text.isEmpty {
+                (source, value) = (variable, text)
+            } else {
+                continue
+            }
+            do {
+                try option.apply(&configuration, value)
+            } catch {
+                throw .invalid("\(source): \(error)")
+            }
+        }
+        return configuration
+    }
+
+    /// The text of `--help` for command `command`, with `defaults` shown.
+    public static func help(command: String, defaults: ServerConfiguration = ServerConfiguration()) -> String {
+        var lines = [
+            "USAGE: \(command) [options]",
+            "",
+            "Serves the app's ViewModels over HTTP and server-sent events until SIGINT or",
+            "SIGTERM, then drains: streams end so pages resume, requests in flight finish.",
+            "Every option can also be set in the environment (shown under it); an option",
+            "on the command line wins.",
+            "",
+            "OPTIONS:",
+        ]
+        for option in all {
+            let usage = "  --\(option.name)" + (option.placeholder.map { " \($0)" } ?? "")
+            lines.append(usage.padding(toLength: max(usage.count + 2, 34), withPad: " ", startingAt: 0) + option.help)
+            let current = option.current(defaults)
+            lines.append(String(repeating: " ", count: 34) + option.environment.joined(separator: ", ")
+                         + (current.isEmpty ? "" : " (default: \(current))"))
+        }
+        lines.append("  -h, --help                      Shows this help.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The table.
+    public static let all: [ServeOption] = [
+        value("port", environment: ["BINDERY_PORT", "PORT"], "<port>", "TCP port (0 picks a free one).",
+              get: { "\($0.port)" }) { $0.port = try number($1, in: 0...65_535) },
+        value("host", "<ipv4>", "Address to listen on: 127.0.0.1 (loopback only) or 0.0.0.0 (every address).",
+              get: { $0.host }) { configuration, text in
+            var address = in_addr()
+            guard inet_pton(AF_INET, text, &address) == 1 else { throw Problem("expected an IPv4 address such as 127.0.0.1, got '\(text)'") }
+            configuration.host = text
+        },
+        flag("all-interfaces", "Listen on every address (0.0.0.0); for containers.") { $0.host = "0.0.0.0" },
+        value("public-directory", "<path>", "Folder of the app's own pages and files.",
+              get: { $0.publicDirectory.relativePath }) { $0.publicDirectory = URL(fileURLWithPath: $1) },
+        value("heartbeat", "<seconds>", "Seconds between keep-alive comments on each stream.",
+              get: { "\($0.heartbeat.components.seconds)" }) { $0.heartbeat = .seconds(try number($1, in: 1...3_600) as Int) },
+        value("max-sessions", "<n>", "Most live sessions; more get 503.",
+              get: { "\($0.runtime.maxSessions)" }) { $0.runtime.maxSessions = try number($1, in: 1...10_000_000) },
+        value("max-streams", "<n>", "Most open event streams; more get 503.",
+              get: { "\($0.maxStreams)" }) { $0.maxStreams = try number($1, in: 1...10_000_000) },
+        value("max-streams-per-session", "<n>", "Most open event streams on one session; more get 503.",
+              get: { "\($0.runtime.maxStreamsPerSession)" }) { $0.runtime.maxStreamsPerSession = try number($1, in: 1...10_000_000) },
+        value("max-connections", "<n>", "Most open connections (streams included); libmicrohttpd refuses more.",
+              get: { "\($0.maxConnections)" }) { $0.maxConnections = try number($1, in: 1...10_000_000) },
+        value("threads", "<n>", "libmicrohttpd worker threads (default: one per core).",
+              get: { "\($0.threads)" }) { $0.threads = try number($1, in: 1...1_024) },
+        value("max-body", "<bytes>", "Largest request body; larger gets 413.",
+              get: { "\($0.maxBodyBytes)" }) { $0.maxBodyBytes = try number($1, in: 0...(1 << 30)) },
+        value("session-idle", "<seconds>", "Seconds before a session with no stream and no request is disposed.",
+              get: { "\($0.runtime.sessionIdleTimeout.components.seconds)" }) { $0.runtime.sessionIdleTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        value("connection-memory", "<bytes>", "libmicrohttpd's memory pool per connection (headers, write buffer).",
+              get: { "\($0.connectionMemoryBytes)" }) { $0.connectionMemoryBytes = try number($1, in: 4_096...(1 << 24)) },
+        value("shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",
+              get: { "\($0.shutdownGrace.components.seconds)" }) { $0.shutdownGrace = .seconds(try number($1, in: 0...3_600) as Int) },
+    ]
+
+    private struct Problem: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    private static func value(
+        _ name: String, environment: [String]? = nil, _ placeholder: String, _ help: String,
+        get: @escaping @Sendable (ServerConfiguration) -> String,
+        set: @escaping @Sendable (inout ServerConfiguration, String) throws -> Void
+    ) -> ServeOption {
+        ServeOption(name: name, environment: environment ?? [variable(name)], placeholder: placeholder, help: help, apply: set, current: get)
+    }
+
+    private static func flag(_ name: String, _ help: String, set: @escaping @Sendable (inout ServerConfiguration) -> Void) -> ServeOption {
+        ServeOption(name: name, environment: [variable(name)], placeholder: nil, help: help, apply: { configuration, text in
+            switch text.lowercased() {
+            case "1", "true", "yes", "on": set(&configuration)
+            case "0", "false", "no", "off": break
+            default: throw Problem("expected true or false, got '\(text)'")
+            }
+        }, current: { _ in "" })
+    }
+
+    /// `BINDERY_MAX_SESSIONS` for `max-sessions`.
+    private static func variable(_ name: String) -> String {
+        "BINDERY_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    private static func number<N: FixedWidthInteger>(_ text: String, in range: ClosedRange<Int>) throws -> N {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else { throw Problem("expected a whole number, got '\(text)'") }
+        guard range.contains(value) else { throw Problem("\(value) is out of range \(range.lowerBound)…\(range.upperBound)") }
+        return N(value)
+    }
+}

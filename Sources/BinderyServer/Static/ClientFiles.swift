@@ -1,0 +1,100 @@
+import Foundation
+
+/// The browser client that ships with Bindery (`bindery.js`, the inspector,
+/// the stylesheet), served by every app under `/_bindery/v1/`.
+///
+/// `v1` is the client's protocol version: it changes when a page written for
+/// one client would break with the next. Within a version the files are
+/// revalidated (`Cache-Control: no-cache` with an `ETag`, so an unchanged file
+/// costs a 304 and no body). A file of the same path in the app's own public
+/// folder wins, so an app can pin or patch its client.
+///
+/// The files are read once, at start, from the resource bundle SwiftPM puts
+/// next to the executable; if it is missing the server still runs and these
+/// paths answer 404 with the reason.
+struct ClientFiles: Sendable {
+    /// The path under which the client is served.
+    static let prefix = "_bindery"
+    static let version = "v1"
+
+    struct File: Sendable {
+        let data: Data
+        let contentType: String
+        let etag: String
+    }
+
+    private let files: [String: File]
+    /// Where the files were looked for, when they were not found.
+    private let missing: String?
+
+    init(directory: URL? = ClientFiles.bundledDirectory()) {
+        guard let directory,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            files = [:]
+            missing = "the client's files (Bindery_BinderyServer.resources) are not installed next to the executable"
+            return
+        }
+        var files: [String: File] = [:]
+        for name in names where !name.hasPrefix(".") {
+            let url = directory.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            files[name] = File(data: data, contentType: StaticFiles.contentType(url.pathExtension), etag: ETag.of(data))
+        }
+        self.files = files
+        missing = nil
+    }
+
+    /// The answer to `GET /_bindery/<version>/<name>`.
+    func respond(to request: Request, path: ArraySlice<Substring>) throws -> Response {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+        }
+        guard path.count == 2, path.first == Substring(Self.version), let file = files[String(path.last!)] else {
+            throw HTTPError.notFound(missing ?? "no client file \(request.path) (this server serves /\(Self.prefix)/\(Self.version)/)")
+        }
+        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag)
+    }
+
+    /// The folder of the client's files in the resource bundle: next to the
+    /// executable (or the test bundle), where SwiftPM and the Dockerfile put it.
+    static func bundledDirectory() -> URL? {
+        let bundleName = "Bindery_BinderyServer.resources"
+        var candidates = [Bundle.main.bundleURL]
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
+        }
+        for folder in candidates {
+            let directory = folder.appendingPathComponent(bundleName).appendingPathComponent("Client")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return directory
+            }
+        }
+        return nil
+    }
+}
+
+/// Validators for static bodies: a strong `ETag` from the bytes, and 304 when
+/// the client's `If-None-Match` names it.
+enum ETag {
+    /// `"<16 hex digits>"`: FNV-1a over the bytes, enough to tell versions of a file apart.
+    static func of(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// 200 with the body, or 304 without it if the client already has this version.
+    static func response(for request: Request, data: Data, contentType: String, etag: String) -> Response {
+        let headers = [("ETag", etag), ("Cache-Control", "no-cache")]
+        if let tags = request.header("If-None-Match"),
+           tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            return .empty(status: 304, headers: headers)
+        }
+        return Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: .data(data))
+    }
+}

@@ -1,0 +1,104 @@
+import BinderyServer
+import BinderyTesting
+import XCTest
+
+/// One table gives the command line, the environment and `--help`.
+final class ServeOptionsTests: XCTestCase {
+    private func configuration(_ arguments: [String], _ environment: [String: String] = [:]) throws -> ServerConfiguration {
+        try ServeOptions.configuration(arguments: arguments, environment: environment)
+    }
+
+    private func problem(_ arguments: [String], _ environment: [String: String] = [:]) -> String? {
+        do {
+            _ = try ServeOptions.configuration(arguments: arguments, environment: environment)
+            return nil
+        } catch {
+            if case .invalid(let message) = error { return message }
+            return "\(error)"
+        }
+    }
+
+    func testTheCommandLineWinsOverBinderyVariablesWhichWinOverPORT() throws {
+        XCTAssertEqual(try configuration([]).port, 8080)
+        XCTAssertEqual(try configuration([], ["PORT": "9000"]).port, 9000)
+        XCTAssertEqual(try configuration([], ["PORT": "9000", "BINDERY_PORT": "9001"]).port, 9001)
+        XCTAssertEqual(try configuration(["--port", "9002"], ["PORT": "9000", "BINDERY_PORT": "9001"]).port, 9002)
+        XCTAssertEqual(try configuration(["--port=9003"]).port, 9003)
+        XCTAssertEqual(try configuration([], ["PORT": ""]).port, 8080, "an empty variable is unset")
+    }
+
+    func testEveryLimitHasAnOptionAndAVariable() throws {
+        let environment = [
+            "BINDERY_MAX_SESSIONS": "7", "BINDERY_MAX_STREAMS": "8", "BINDERY_MAX_STREAMS_PER_SESSION": "9",
+            "BINDERY_MAX_CONNECTIONS": "10", "BINDERY_MAX_BODY": "11", "BINDERY_THREADS": "3",
+            "BINDERY_HEARTBEAT": "5", "BINDERY_SESSION_IDLE": "60", "BINDERY_CONNECTION_MEMORY": "8192",
+            "BINDERY_SHUTDOWN_GRACE": "4", "BINDERY_PUBLIC_DIRECTORY": "/srv/pages", "BINDERY_HOST": "0.0.0.0",
+        ]
+        let configured = try configuration([], environment)
+        XCTAssertEqual(configured.runtime.maxSessions, 7)
+        XCTAssertEqual(configured.maxStreams, 8)
+        XCTAssertEqual(configured.runtime.maxStreamsPerSession, 9)
+        XCTAssertEqual(configured.maxConnections, 10)
+        XCTAssertEqual(configured.maxBodyBytes, 11)
+        XCTAssertEqual(configured.threads, 3)
+        XCTAssertEqual(configured.heartbeat, .seconds(5))
+        XCTAssertEqual(configured.runtime.sessionIdleTimeout, .seconds(60))
+        XCTAssertEqual(configured.connectionMemoryBytes, 8192)
+        XCTAssertEqual(configured.shutdownGrace, .seconds(4))
+        XCTAssertEqual(configured.publicDirectory.path, "/srv/pages")
+        XCTAssertEqual(configured.host, "0.0.0.0")
+        // Each variable has its option, and the help names both.
+        let help = ServeOptions.help(command: "app")
+        for option in ServeOptions.all {
+            XCTAssertTrue(help.contains("--\(option.name)"), option.name)
+            for variable in option.environment { XCTAssertTrue(help.contains(variable), variable) }
+        }
+        for variable in environment.keys {
+            XCTAssertTrue(ServeOptions.all.contains { $0.environment.contains(variable) }, variable)
+        }
+    }
+
+    func testFlagsTakeNoValueOnTheCommandLineAndABooleanInTheEnvironment() throws {
+        XCTAssertEqual(try configuration([]).host, "127.0.0.1")
+        XCTAssertEqual(try configuration(["--all-interfaces"]).host, "0.0.0.0")
+        XCTAssertEqual(try configuration([], ["BINDERY_ALL_INTERFACES": "true"]).host, "0.0.0.0")
+        XCTAssertEqual(try configuration([], ["BINDERY_ALL_INTERFACES": "0"]).host, "127.0.0.1")
+        XCTAssertEqual(problem([], ["BINDERY_ALL_INTERFACES": "maybe"]), "BINDERY_ALL_INTERFACES: expected true or false, got 'maybe'")
+    }
+
+    func testBadInputIsAUsageErrorNamingWhereItCameFrom() {
+        XCTAssertEqual(problem(["--port", "http"]), "--port: expected a whole number, got 'http'")
+        XCTAssertEqual(problem([], ["PORT": "70000"]), "PORT: 70000 is out of range 0…65535")
+        XCTAssertEqual(problem(["--threads", "0"]), "--threads: 0 is out of range 1…1024")
+        XCTAssertEqual(problem(["--host", "localhost"]), "--host: expected an IPv4 address such as 127.0.0.1, got 'localhost'")
+        XCTAssertEqual(problem(["--port"]), "--port needs a value <port>")
+        XCTAssertEqual(problem(["--colour"]), "unknown option '--colour' (see --help)")
+        XCTAssertEqual(problem(["8080"]), "unexpected argument '8080' (see --help)")
+        XCTAssertEqual(problem(["--help"]), "help")
+        XCTAssertEqual(problem(["--port", "1", "-h"]), "help")
+    }
+
+    func testAnAppServesItsOwnViewModelAndTheClient() throws {
+        var configuration = try ServeOptions.configuration(arguments: ["--port", "0"])
+        configuration.publicDirectory = FileManager.default.temporaryDirectory
+        let app = BinderyApp(configuration: configuration)
+        app.register("greeter") { _ in Greeter() }
+        let server = app.makeServer()
+        try server.start()
+        defer { server.stop() }
+        let client = HTTPClient(port: server.port)
+        let created = try client.post("/api/greeter")
+        XCTAssertEqual(created.status, 201, created.text)
+        let id = try XCTUnwrap(created.json()["id"] as? String)
+        let answered = try client.post("/api/greeter/\(id)/inputs/name", json: #""Ada""#)
+        XCTAssertEqual((try answered.json()["outputs"] as? [String: Any])?["greeting"] as? String, "Hello, Ada!", answered.text)
+        XCTAssertEqual(try client.get("/_bindery/v1/bindery.js").status, 200)
+    }
+}
+
+/// The smallest ViewModel a user writes.
+final class Greeter {
+    let name = PublishRelay<String>()
+    let greeting: Driver<String>
+    init() { greeting = name.map { "Hello, \($0)!" }.asDriver(onErrorJustReturn: "") }
+}
