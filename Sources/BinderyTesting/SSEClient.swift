@@ -5,14 +5,17 @@ public struct SSEEvent: Equatable, CustomStringConvertible {
     public var id: String?
     public var event: String = "message"
     public var data: String = ""
+    /// The `session` field: which session an event of a multiplexed stream belongs to.
+    public var session: String?
     /// An event as the stream would carry it.
-    public init(id: String? = nil, event: String = "message", data: String = "") {
+    public init(session: String? = nil, id: String? = nil, event: String = "message", data: String = "") {
+        self.session = session
         self.id = id
         self.event = event
         self.data = data
     }
 
-    public var description: String { "#\(id ?? "-") \(event) \(data)" }
+    public var description: String { "\(session.map { "[\($0)] " } ?? "")#\(id ?? "-") \(event) \(data)" }
 }
 
 /// Our own SSE client: opens the stream on a raw socket, de-chunks the body and
@@ -52,6 +55,7 @@ public final class SSEClient {
             case "id": event.id = value; hasField = true
             case "event": event.event = value; hasField = true
             case "data": event.data = event.data.isEmpty ? value : event.data + "\n" + value; hasField = true
+            case "session": event.session = value; hasField = true
             case "retry": retry = Int(value)
             default: break
             }

@@ -77,6 +77,7 @@ final class ProtocolTests: XCTestCase {
         XCTAssertNotNil(paths["/api/simple/{sid}/inputs/buttonTap"])
         XCTAssertNotNil(paths["/api/simple/{sid}/outputs/backgroundColor"])
         XCTAssertNotNil(paths["/api/simple/{sid}/events"])
+        XCTAssertNotNil(paths["/api/streams"])
     }
 
     func testStaticFilesAreServedAndTraversalIsNot() throws {

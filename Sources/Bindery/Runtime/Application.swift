@@ -37,6 +37,7 @@ public final class Application: @unchecked Sendable {
     ///     input (a `PublishSubject` a ViewModel emits on), with their kind.
     ///   - make: Creates the ViewModel; it runs in the new session's first turn.
     public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping @Sendable (ViewModelContext) throws -> ViewModel) {
+        precondition(name != Self.multiplexedStreamsRoute, "ViewModel name '\(name)' is reserved: /api/\(name) is the multiplexed event stream")
         precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && name.allSatisfy(\.isASCII),
                      "ViewModel name '\(name)' must be ASCII letters, digits, - or _")
         lock.withLock {
@@ -48,6 +49,9 @@ public final class Application: @unchecked Sendable {
             cachedCatalog = nil
         }
     }
+
+    /// `/api/streams` carries several sessions' streams, so no ViewModel may be called that.
+    package static let multiplexedStreamsRoute = "streams"
 
     /// Whether `name` is a registered ViewModel.
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }

@@ -58,8 +58,8 @@ struct HTTPError: Error, Sendable {
     }
 
     /// The error as a JSON response.
-    var response: Response {
-        let body = (try? JSONEncoder.bindery.encode(["error": code, "message": message])) ?? Data()
-        return .json(body, status: status, headers: headers)
-    }
+    var response: Response { .json(body, status: status, headers: headers) }
+
+    /// `{"error": "<code>", "message": "<text>"}`.
+    var body: Data { (try? JSONEncoder.bindery.encode(["error": code, "message": message])) ?? Data() }
 }

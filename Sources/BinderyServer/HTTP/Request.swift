@@ -16,7 +16,7 @@ struct Request {
     /// The headers a route reads, by lower-cased name: only these are looked up.
     static let headerNames = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin"]
     /// The query arguments a route reads.
-    static let queryNames = ["lastEventId"]
+    static let queryNames = ["lastEventId", "sessions"]
 
     /// The value of header `name` (any case).
     func header(_ name: String) -> String? { headers[name.lowercased()] }

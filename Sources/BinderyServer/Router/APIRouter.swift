@@ -23,6 +23,9 @@ struct APIRouter: Sendable {
         case 1 where path[0] == "openapi.json":
             try allow(request, ["GET"])
             return catalog { .json(OpenAPI.document(for: $0)) }
+        case 1 where path[0] == Application.multiplexedStreamsRoute:
+            try allow(request, ["GET"])
+            return try multiplexedStream(request)
         case 1:
             let name = path[0]
             guard application.isRegistered(name) else {
@@ -110,6 +113,72 @@ struct APIRouter: Sendable {
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
             throw HTTPError(status: 415, code: "unsupported_media_type", message: "send the payload as JSON with Content-Type: application/json (got \(type))")
+        }
+    }
+
+    /// The most sessions one multiplexed stream carries.
+    static let maxSessionsPerStream = 64
+
+    /// `GET /api/streams?sessions=<vm>/<sid>[@<lastEventId>],…`: the streams of
+    /// several sessions on one connection, each item led by its session's line
+    /// (one browser's tabs share it, through a SharedWorker).
+    private func multiplexedStream(_ request: Request) throws -> Answer {
+        struct Entry: Sendable { let path: String; let viewModel: String; let id: String; let lastEventID: UInt64? }
+        let list = request.query["sessions"] ?? ""
+        var entries: [Entry] = []
+        for item in list.split(separator: ",", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+            let path = parts[0].split(separator: "/", omittingEmptySubsequences: false)
+            let lastEventID = parts.count == 2 ? UInt64(parts[1]) : nil
+            guard path.count == 2, !path[0].isEmpty, !path[1].isEmpty, parts.count == 1 || lastEventID != nil else {
+                throw HTTPError(status: 400, code: "invalid_sessions",
+                                message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas; got '\(item)'")
+            }
+            guard !entries.contains(where: { $0.path == parts[0] }) else {
+                throw HTTPError(status: 400, code: "invalid_sessions", message: "sessions: \(parts[0]) is listed twice")
+            }
+            entries.append(Entry(path: String(parts[0]), viewModel: String(path[0]), id: String(path[1]), lastEventID: lastEventID))
+        }
+        guard !entries.isEmpty else {
+            throw HTTPError(status: 400, code: "invalid_sessions", message: "name the sessions to stream: ?sessions=<viewModel>/<sessionId>[@<lastEventId>],…")
+        }
+        guard entries.count <= Self.maxSessionsPerStream else {
+            throw HTTPError(status: 400, code: "invalid_sessions", message: "one stream carries at most \(Self.maxSessionsPerStream) sessions (got \(entries.count))")
+        }
+        guard let admission = streams.admit() else {
+            throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
+        }
+        let retry = configuration.runtime.retryMilliseconds
+        // Each session answers in its own turn; the last to answer replies.
+        let outcomes = Locked<(results: [Result<Subscription, BinderyError>?], waiting: Int)>((Array(repeating: nil, count: entries.count), entries.count))
+        return .later { [application, entries] reply in
+            @Sendable func settle(_ index: Int, _ result: Result<Subscription, BinderyError>) {
+                let all = outcomes.withLock { state -> [Result<Subscription, BinderyError>]? in
+                    state.results[index] = result
+                    state.waiting -= 1
+                    return state.waiting == 0 ? state.results.map { $0! } : nil
+                }
+                guard let all else { return }
+                var feeds: [EventStreamWriter.Feed] = []
+                var preamble: [UInt8] = []
+                for (entry, result) in zip(entries, all) {
+                    switch result {
+                    case .success(let subscription):
+                        feeds.append(EventStreamWriter.Feed(prefix: ServerSentEvents.session(entry.path), subscription: subscription))
+                    case .failure(let error):
+                        let gone = error.code == .unknownSession || error.code == .unknownViewModel
+                        preamble += ServerSentEvents.refused(entry.path, gone: gone, json: HTTPError(error).body)
+                    }
+                }
+                reply(.eventStream(EventStreamWriter(feeds: feeds, preamble: preamble, admission: admission, retryMilliseconds: retry)))
+            }
+            for (index, entry) in entries.enumerated() {
+                do {
+                    try application.session(entry.viewModel, id: entry.id).subscribe(lastEventID: entry.lastEventID) { settle(index, $0) }
+                } catch {
+                    settle(index, .failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
+                }
+            }
         }
     }
 

@@ -9,6 +9,15 @@ enum OpenAPI {
         let snapshot: JSONValue = ["description": "Snapshot", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]]]
         let sid: JSONValue = ["name": "sid", "in": "path", "required": true, "schema": ["type": "string"]]
         paths["/api"] = ["get": ["summary": "The catalog of ViewModels", "responses": ["200": ["description": "Catalog"]]]]
+        paths["/api/streams"] = ["get": [
+            "summary": "Several sessions' event streams on one connection; each event starts with a `session: <vm>/<sid>` line",
+            "parameters": [[
+                "name": "sessions", "in": "query", "required": true, "schema": ["type": "string"],
+                "description": "<vm>/<sid>[@<lastEventId>], separated by commas (at most 64)",
+            ]],
+            "responses": ["200": ["description": "text/event-stream", "content": ["text/event-stream": ["schema": ["type": "string"]]]],
+                          "400": error, "503": error],
+        ]]
         for entry in catalog.viewModels {
             let base = "/api/\(entry.name)"
             paths[base] = ["post": [

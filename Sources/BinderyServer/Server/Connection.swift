@@ -208,7 +208,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), HTTPServer.streamBlockBytes, streamReader,
                                                             Unmanaged.passUnretained(self).toOpaque(), nil)
             if state.isDraining { writer.close() }
-            writer.subscription.reader = self
+            writer.attach(self)
             state.phase = .streaming(writer, suspended: false)
         }
         guard let mhdResponse else {

@@ -1,11 +1,18 @@
 import Bindery
 import Foundation
 
-/// The bytes of one event stream: `retry:` first, then each item of its
-/// subscription as server-sent events, and a keep-alive comment when one is due.
+/// The bytes of one event stream: `retry:` first, then the items of its
+/// subscriptions as server-sent events, and a keep-alive comment when one is due.
 ///
-/// It holds what the stream owns, the subscription and its admission, and
-/// `close` gives both back, once, whichever way the stream ends.
+/// A stream of one session (`/api/<vm>/<sid>/events`) has one feed and writes
+/// its items as they are encoded. A multiplexed stream (`/api/streams`) has a
+/// feed per session and starts each item with its session's prefix line
+/// (`session: <vm>/<sid>`); it takes from its feeds in turn, goes on after a
+/// session ends, and ends when every session has ended, or at once when one
+/// falls too far behind (the client reopens with its last ids).
+///
+/// It holds what the stream owns, the subscriptions and the admission, and
+/// `close` gives them back, once, whichever way the stream ends.
 ///
 /// Threading: used by its connection only, under the connection's lock.
 final class EventStreamWriter: @unchecked Sendable {
@@ -13,34 +20,59 @@ final class EventStreamWriter: @unchecked Sendable {
     enum Read: Equatable {
         /// This many bytes were written.
         case bytes(Int)
-        /// Nothing now: the subscription wakes its reader, or a keep-alive comes due.
+        /// Nothing now: a subscription wakes its reader, or a keep-alive comes due.
         case idle
         /// The stream is over.
         case end
     }
 
-    let subscription: Subscription
+    /// One session's subscription, and what goes before each of its items.
+    struct Feed {
+        let prefix: [UInt8]
+        let subscription: Subscription
+    }
+
+    private let feeds: [Feed]
     private let admission: StreamAdmission.Ticket
     /// Where writing is: `read` works on it as a local, because every in-place
     /// change to a class's property costs a runtime exclusivity check.
     private struct Cursor {
-        /// Items taken from the subscription, written in order.
+        /// Items taken from the subscription of feed `feed`, written in order.
         var outbox: [Subscription.Item] = []
         var index = 0
+        var feed = 0
         /// The bytes being written and how far.
         var current: [UInt8] = []
         var offset = 0
         var endsAfterCurrent = false
+        /// Which feeds have ended, how many have not, and which one to ask first.
+        var ended: [Bool] = []
+        var remaining = 0
+        var next = 0
     }
     private var cursor = Cursor()
     private var isClosed = false
     /// A keep-alive comment goes out the next time the stream has nothing else.
     var heartbeatDue = false
 
-    init(subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int) {
-        self.subscription = subscription
+    /// The stream of one session.
+    convenience init(subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int) {
+        self.init(feeds: [Feed(prefix: [], subscription: subscription)], admission: admission, retryMilliseconds: retryMilliseconds)
+    }
+
+    /// A stream of `feeds`, starting with `preamble` after `retry:`.
+    init(feeds: [Feed], preamble: [UInt8] = [], admission: StreamAdmission.Ticket, retryMilliseconds: Int) {
+        self.feeds = feeds
         self.admission = admission
-        cursor.current = ServerSentEvents.retry(milliseconds: retryMilliseconds)
+        cursor.current = ServerSentEvents.retry(milliseconds: retryMilliseconds) + preamble
+        cursor.ended = Array(repeating: false, count: feeds.count)
+        cursor.remaining = feeds.count
+        cursor.endsAfterCurrent = feeds.isEmpty
+    }
+
+    /// Makes `reader` the one every subscription wakes.
+    func attach(_ reader: any SubscriptionReader) {
+        for feed in feeds { feed.subscription.reader = reader }
     }
 
     /// Fills `buffer` with what the stream has, up to its size.
@@ -64,9 +96,10 @@ final class EventStreamWriter: @unchecked Sendable {
             if cursor.index < cursor.outbox.count {
                 let item = cursor.outbox[cursor.index]
                 cursor.index += 1
-                cursor.current = ServerSentEvents.encode(item)
+                let prefix = feeds[cursor.feed].prefix
+                cursor.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
                 cursor.offset = 0
-                if case .end = item { cursor.endsAfterCurrent = true }
+                if case .end = item { Self.end(feed: cursor.feed, in: &cursor) }
                 continue
             }
             // What was written goes out first; the next call takes what came meanwhile.
@@ -74,7 +107,7 @@ final class EventStreamWriter: @unchecked Sendable {
             // Emptied one by one: removeAll(keepingCapacity:) takes a slow generic path.
             while cursor.outbox.popLast() != nil {}
             cursor.index = 0
-            switch subscription.take(into: &cursor.outbox) {
+            switch take(into: &cursor) {
             case .items:
                 continue
             case .idle where heartbeatDue:
@@ -93,12 +126,41 @@ final class EventStreamWriter: @unchecked Sendable {
         return cursor.endsAfterCurrent ? .end : .idle
     }
 
-    /// Ends the stream and gives back its subscription and admission; the next read ends it.
+    /// Takes from the feeds in turn, from the one after the last that had items.
+    private func take(into cursor: inout Cursor) -> Subscription.Take {
+        for step in 0..<feeds.count {
+            let index = (cursor.next + step) % feeds.count
+            guard !cursor.ended[index] else { continue }
+            switch feeds[index].subscription.take(into: &cursor.outbox) {
+            case .items:
+                cursor.feed = index
+                cursor.next = index + 1
+                return .items
+            case .idle:
+                continue
+            case .over(.ended):
+                Self.end(feed: index, in: &cursor)
+            case .over(let ending):
+                return .over(ending)
+            }
+        }
+        return cursor.remaining == 0 ? .over(.ended) : .idle
+    }
+
+    /// Feed `index` has ended: the stream ends after the current bytes if it was the last.
+    private static func end(feed index: Int, in cursor: inout Cursor) {
+        guard !cursor.ended[index] else { return }
+        cursor.ended[index] = true
+        cursor.remaining -= 1
+        if cursor.remaining == 0 { cursor.endsAfterCurrent = true }
+    }
+
+    /// Ends the stream and gives back its subscriptions and admission; the next read ends it.
     func close() {
         guard !isClosed else { return }
         isClosed = true
         cursor = Cursor()
-        subscription.cancel()
+        for feed in feeds { feed.subscription.cancel() }
         admission.release()
     }
 }

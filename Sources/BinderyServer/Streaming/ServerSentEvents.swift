@@ -31,6 +31,17 @@ enum ServerSentEvents {
     /// The session was disposed: the stream ends and a reconnect gets 404.
     static let end = Array("event: bindery.end\ndata: null\n\n".utf8)
 
+    /// The line that starts every item of session `path` (`<vm>/<sid>`) on a
+    /// multiplexed stream: a field EventSource ignores, so the stream stays plain SSE.
+    static func session(_ path: String) -> [UInt8] { Array("session: \(path)\n".utf8) }
+
+    /// Session `path` of a multiplexed stream does not exist (`bindery.gone`:
+    /// create another) or could not be subscribed (`bindery.error`); `json` is
+    /// the error's JSON body.
+    static func refused(_ path: String, gone: Bool, json: Data) -> [UInt8] {
+        session(path) + Array("event: \(gone ? "bindery.gone" : "bindery.error")\ndata: ".utf8) + Array(json) + Array("\n\n".utf8)
+    }
+
     /// A comment that keeps proxies from closing an idle stream and finds dead clients.
     static let keepAlive = Array(": keep-alive\n\n".utf8)
 
