@@ -33,6 +33,8 @@ final class EventStreamWriter: @unchecked Sendable {
     }
 
     private let feeds: [Feed]
+    /// The subscription of a one-feed stream, read without the turns' bookkeeping.
+    private let only: Subscription?
     private let admission: StreamAdmission.Ticket
     /// Where writing is: `read` works on it as a local, because every in-place
     /// change to a class's property costs a runtime exclusivity check.
@@ -45,12 +47,16 @@ final class EventStreamWriter: @unchecked Sendable {
         var current: [UInt8] = []
         var offset = 0
         var endsAfterCurrent = false
-        /// Which feeds have ended, how many have not, and which one to ask first.
-        var ended: [Bool] = []
-        var remaining = 0
-        var next = 0
     }
     private var cursor = Cursor()
+    /// Which feeds have ended, how many have not, and which one to ask first:
+    /// apart from the cursor, which is swapped in and out on every read.
+    private struct Turns {
+        var ended: [Bool]
+        var remaining: Int
+        var next = 0
+    }
+    private var turns: Turns
     private var isClosed = false
     /// A keep-alive comment goes out the next time the stream has nothing else.
     var heartbeatDue = false
@@ -63,10 +69,10 @@ final class EventStreamWriter: @unchecked Sendable {
     /// A stream of `feeds`, starting with `preamble` after `retry:`.
     init(feeds: [Feed], preamble: [UInt8] = [], admission: StreamAdmission.Ticket, retryMilliseconds: Int) {
         self.feeds = feeds
+        only = feeds.count == 1 ? feeds[0].subscription : nil
         self.admission = admission
+        turns = Turns(ended: Array(repeating: false, count: feeds.count), remaining: feeds.count)
         cursor.current = ServerSentEvents.retry(milliseconds: retryMilliseconds) + preamble
-        cursor.ended = Array(repeating: false, count: feeds.count)
-        cursor.remaining = feeds.count
         cursor.endsAfterCurrent = feeds.isEmpty
     }
 
@@ -99,7 +105,7 @@ final class EventStreamWriter: @unchecked Sendable {
                 let prefix = feeds[cursor.feed].prefix
                 cursor.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
                 cursor.offset = 0
-                if case .end = item { Self.end(feed: cursor.feed, in: &cursor) }
+                if case .end = item, only != nil || end(feed: cursor.feed) { cursor.endsAfterCurrent = true }
                 continue
             }
             // What was written goes out first; the next call takes what came meanwhile.
@@ -128,31 +134,35 @@ final class EventStreamWriter: @unchecked Sendable {
 
     /// Takes from the feeds in turn, from the one after the last that had items.
     private func take(into cursor: inout Cursor) -> Subscription.Take {
+        // One session's stream: its subscription's answer is the stream's (its
+        // `.end` item ended the stream before this could be asked again).
+        if let only { return only.take(into: &cursor.outbox) }
         for step in 0..<feeds.count {
-            let index = (cursor.next + step) % feeds.count
-            guard !cursor.ended[index] else { continue }
+            let index = (turns.next + step) % feeds.count
+            guard !turns.ended[index] else { continue }
             switch feeds[index].subscription.take(into: &cursor.outbox) {
             case .items:
                 cursor.feed = index
-                cursor.next = index + 1
+                turns.next = index + 1
                 return .items
             case .idle:
                 continue
             case .over(.ended):
-                Self.end(feed: index, in: &cursor)
+                _ = end(feed: index)
             case .over(let ending):
                 return .over(ending)
             }
         }
-        return cursor.remaining == 0 ? .over(.ended) : .idle
+        return turns.remaining == 0 ? .over(.ended) : .idle
     }
 
-    /// Feed `index` has ended: the stream ends after the current bytes if it was the last.
-    private static func end(feed index: Int, in cursor: inout Cursor) {
-        guard !cursor.ended[index] else { return }
-        cursor.ended[index] = true
-        cursor.remaining -= 1
-        if cursor.remaining == 0 { cursor.endsAfterCurrent = true }
+    /// Feed `index` has ended; true if it was the last, so the stream ends after the current bytes.
+    private func end(feed index: Int) -> Bool {
+        if !turns.ended[index] {
+            turns.ended[index] = true
+            turns.remaining -= 1
+        }
+        return turns.remaining == 0
     }
 
     /// Ends the stream and gives back its subscriptions and admission; the next read ends it.
