@@ -33,6 +33,14 @@ final class EventStreamWriter: @unchecked Sendable {
     }
 
     private let feeds: [Feed]
+    /// The sessions streamed (`<vm>/<sid>`), the telemetry told of its life, and its counts.
+    private let sessions: [String]
+    private let telemetry: Telemetry
+    private let opened = ContinuousClock.now
+    private var eventsWritten = 0
+    private var bytesWritten = 0
+    /// How the stream ended, when the stream itself saw it (an end, an overflow).
+    private var ending: StreamEnding?
     /// The subscription of a one-feed stream, read without the turns' bookkeeping.
     private let only: Subscription?
     private let admission: StreamAdmission.Ticket
@@ -61,13 +69,17 @@ final class EventStreamWriter: @unchecked Sendable {
     /// A keep-alive comment goes out the next time the stream has nothing else.
     var heartbeatDue = false
 
-    /// The stream of one session.
-    convenience init(subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int) {
-        self.init(feeds: [Feed(prefix: [], subscription: subscription)], admission: admission, retryMilliseconds: retryMilliseconds)
+    /// The stream of one session, `<vm>/<sid>`.
+    convenience init(session: String, subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry) {
+        self.init(sessions: [session], feeds: [Feed(prefix: [], subscription: subscription)], admission: admission,
+                  retryMilliseconds: retryMilliseconds, telemetry: telemetry)
     }
 
-    /// A stream of `feeds`, starting with `preamble` after `retry:`.
-    init(feeds: [Feed], preamble: [UInt8] = [], admission: StreamAdmission.Ticket, retryMilliseconds: Int) {
+    /// A stream of `feeds` (of `sessions`, some perhaps refused in `preamble`), starting with `preamble` after `retry:`.
+    init(sessions: [String], feeds: [Feed], preamble: [UInt8] = [], admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry) {
+        self.sessions = sessions
+        self.telemetry = telemetry
+        telemetry.streamOpened(sessions)
         self.feeds = feeds
         only = feeds.count == 1 ? feeds[0].subscription : nil
         self.admission = admission
@@ -102,10 +114,14 @@ final class EventStreamWriter: @unchecked Sendable {
             if cursor.index < cursor.outbox.count {
                 let item = cursor.outbox[cursor.index]
                 cursor.index += 1
+                if case .event = item { eventsWritten += 1 }
                 let prefix = feeds[cursor.feed].prefix
                 cursor.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
                 cursor.offset = 0
-                if case .end = item, only != nil || end(feed: cursor.feed) { cursor.endsAfterCurrent = true }
+                if case .end = item, only != nil || end(feed: cursor.feed) {
+                    cursor.endsAfterCurrent = true
+                    ending = .sessionEnded
+                }
                 continue
             }
             // What was written goes out first; the next call takes what came meanwhile.
@@ -123,12 +139,17 @@ final class EventStreamWriter: @unchecked Sendable {
                 continue
             case .idle:
                 break
-            case .over:
+            case .over(let over):
                 cursor.endsAfterCurrent = true
+                ending = over == .overflow ? .overflow : .sessionEnded
             }
             break
         }
-        if written > 0 { return .bytes(written) }
+        if written > 0 {
+            bytesWritten += written
+            return .bytes(written)
+        }
+        if bytesWritten > bytesCounted { report() }
         return cursor.endsAfterCurrent ? .end : .idle
     }
 
@@ -165,12 +186,27 @@ final class EventStreamWriter: @unchecked Sendable {
         return turns.remaining == 0
     }
 
-    /// Ends the stream and gives back its subscriptions and admission; the next read ends it.
-    func close() {
+    /// Ends the stream and gives back its subscriptions and admission; the next
+    /// read ends it. `reason` is why, unless the stream saw its own end first.
+    func close(_ reason: StreamEnding) {
         guard !isClosed else { return }
         isClosed = true
         cursor = Cursor()
         for feed in feeds { feed.subscription.cancel() }
         admission.release()
+        telemetry.delivered(events: eventsWritten - eventsCounted, bytes: bytesWritten - bytesCounted)
+        telemetry.streamClosed(sessions, reason: ending ?? reason, lifetime: .now - opened, events: eventsWritten, bytes: bytesWritten)
+    }
+
+    /// What was written since the last report: added to the server's counters
+    /// once per idle turn of the stream rather than once per event.
+    private var eventsCounted = 0
+    private var bytesCounted = 0
+
+    /// Reports what was written since the last report.
+    private func report() {
+        telemetry.delivered(events: eventsWritten - eventsCounted, bytes: bytesWritten - bytesCounted)
+        eventsCounted = eventsWritten
+        bytesCounted = bytesWritten
     }
 }
