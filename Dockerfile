@@ -1,10 +1,11 @@
-# Bindery in a container: build with the Swift toolchain, run on slim Debian.
-#   docker build -t bindery . && docker run --rm -p 8080:8080 bindery
-# The server listens on every address inside the container (--all-interfaces);
-# publish it to 127.0.0.1 only if the host should not expose it:
-#   docker run --rm -p 127.0.0.1:8080:8080 bindery
+# Bindery in a container: built with the Swift used in development (6.3.1),
+# run on slim Debian as an unprivileged user.
+#   docker build -t bindery . && docker run --rm -p 127.0.0.1:8080:8080 bindery
+# Inside the container the server listens on every address (BINDERY_HOST);
+# publish it to 127.0.0.1 only unless the host should expose it. Every serve
+# option is an environment variable too: docker run -e BINDERY_MAX_SESSIONS=500 …
 
-ARG SWIFT_VERSION=6.1
+ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
@@ -12,6 +13,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources Sources
+COPY Benchmarks Benchmarks
 # The manifest declares the test targets, so their folders must exist to build.
 COPY Tests Tests
 RUN swift build -c release -Xswiftc -cross-module-optimization --product bindery --static-swift-stdlib \
@@ -23,10 +25,16 @@ FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libstdc++6 \
  && rm -rf /var/lib/apt/lists/*
+# The executable and, next to it, its resource bundles (the browser client, the examples' data).
 COPY --from=build /out/ /usr/local/bin/
 COPY Public /app/Public
 WORKDIR /app
 USER nobody
+ENV BINDERY_HOST=0.0.0.0 \
+    BINDERY_PORT=8080 \
+    BINDERY_PUBLIC_DIRECTORY=/app/Public
 EXPOSE 8080
+# /healthz through the server's own client: the image has no curl.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["/usr/local/bin/bindery", "probe"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/usr/local/bin/bindery", "serve", "--all-interfaces", "--port", "8080", "--public-directory", "/app/Public"]
+ENTRYPOINT ["/usr/local/bin/bindery", "serve"]

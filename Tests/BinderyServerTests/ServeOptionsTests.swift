@@ -78,6 +78,18 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertEqual(problem(["--port", "1", "-h"]), "help")
     }
 
+    func testLoggingAndMetricsOptions() throws {
+        XCTAssertEqual(try configuration(["--log-level", "debug"]).runtime.logger.logLevel, .debug)
+        XCTAssertEqual(try configuration([], ["BINDERY_LOG_LEVEL": "warning"]).runtime.logger.logLevel, .warning)
+        // The format keeps the level, whichever order they come in.
+        XCTAssertEqual(try configuration(["--log-level", "error", "--log-format", "json"]).runtime.logger.logLevel, .error)
+        XCTAssertEqual(problem(["--log-format", "xml"]), "--log-format: expected text or json, got 'xml'")
+        XCTAssertEqual(problem(["--log-level", "loud"]), "--log-level: expected one of trace, debug, info, notice, warning, error, critical, got 'loud'")
+        XCTAssertTrue(try configuration([]).metrics)
+        XCTAssertFalse(try configuration(["--no-metrics"]).metrics)
+        XCTAssertFalse(try configuration([], ["BINDERY_NO_METRICS": "1"]).metrics)
+    }
+
     func testAnAppServesItsOwnViewModelAndTheClient() throws {
         var configuration = try ServeOptions.configuration(arguments: ["--port", "0"])
         configuration.publicDirectory = FileManager.default.temporaryDirectory

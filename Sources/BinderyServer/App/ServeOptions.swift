@@ -151,6 +151,8 @@ public enum ServeOptions {
                 throw Problem("expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
             }
             configuration.runtime.logger.logLevel = level
+            // A logger that logs nothing keeps no level: asking for one means lines on standard error.
+            if configuration.runtime.logger.logLevel != level { configuration.runtime.logger = LogLine.logger(level: level) }
         },
         flag("no-metrics", "Turn off the counters behind /metrics (which then answers 404).") { $0.metrics = false },
         value("shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",

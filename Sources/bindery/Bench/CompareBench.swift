@@ -244,7 +244,8 @@ final class Runner {
     /// Bindery's flags for `streams` streams on one session.
     private func binderyFlags(streams: Int) -> [String] {
         let room = streams + 256
-        var flags = ["--port", "0", "--max-streams", "\(room)", "--max-streams-per-session", "\(room)",
+        // Request lines off (`notice`): the floor logs nothing, and the previous binary had no request log.
+        var flags = ["--port", "0", "--log-level", "notice", "--max-streams", "\(room)", "--max-streams-per-session", "\(room)",
                      "--max-connections", "\(max(room, 4_096))"]
         if let threads = settings.threads { flags += ["--threads", "\(threads)"] }
         return flags
@@ -297,7 +298,7 @@ final class Runner {
         var ratios = [("Bindery ÷ floor", 1, 0)]
         var runs = [
             measureInputs(name: "floor-inputs", executable: floor, arguments: ["--port", "0"]),
-            measureInputs(name: "bindery-inputs", executable: bindery, arguments: ["serve", "--port", "0"]
+            measureInputs(name: "bindery-inputs", executable: bindery, arguments: ["serve", "--port", "0", "--log-level", "notice"]
                           + (settings.threads.map { ["--threads", "\($0)"] } ?? [])),
         ]
         if let baseline {

@@ -113,7 +113,7 @@ final class ChildServer {
     init(extraArguments: [String]) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["serve", "--port", "0", "--heartbeat", "15"] + extraArguments
+        process.arguments = ["serve", "--port", "0", "--heartbeat", "15", "--log-level", "notice"] + extraArguments
         process.standardOutput = output
         try process.run()
         var line = Data()
