@@ -54,10 +54,11 @@ def stream_refused(server, view_model, session):
 
 
 def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeating_events():
-    # Switching tabs is what fires visibilitychange in this (new headless) Chromium:
-    # opening or selecting another tab hides this one, selecting it shows it again.
-    # Emulation.setFocusEmulationEnabled and Page.setWebLifecycleState do not change
-    # document.visibilityState.
+    # Switching tabs is what fires visibilitychange both ways in this (new headless)
+    # Chromium: opening or selecting another tab hides this one, selecting it shows
+    # it again (windows stay visible). Emulation.setFocusEmulationEnabled does not
+    # change document.visibilityState; Page.setWebLifecycleState "frozen" hides the
+    # page but also freezes its timers, and "active" leaves it hidden.
     # One stream per session, so a second one is refused while the page holds its
     # own; a heartbeat of one second, because the server finds a closed stream
     # only when it next writes to it.
