@@ -195,7 +195,6 @@ function hideNotice(kind) {
 class Gate {
   #open = false;
   #waiters = [];
-  get isOpen() { return this.#open; }
   open() {
     this.#open = true;
     for (const resolve of this.#waiters.splice(0)) resolve();
