@@ -15,6 +15,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -24,8 +27,13 @@ let package = Package(
         ),
         .target(name: "BinderyRx"),
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
-        .target(name: "Bindery", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "BinderyServer", dependencies: ["Bindery", "CMicroHTTPD"], resources: [.copy("Client")], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "BinderyServer", dependencies: [
+            "Bindery", "CMicroHTTPD",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ], resources: [.copy("Client")], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CMallocStats"),
         .target(name: "BinderyTesting", dependencies: ["CMallocStats"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
@@ -49,7 +57,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
         ),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
-        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest"]),
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "BinderyTesting", "Examples"]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
     ],

@@ -10,7 +10,21 @@ import Glibc
 public final class ServerProcess {
     private let process = Process()
     private let errors = Pipe()
-    private var errorText = Data()
+    /// Standard error as read so far: read all the time, so a server that logs a
+    /// lot never blocks on a full pipe.
+    private let errorText = ErrorText()
+    private final class ErrorText: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        private let finished = DispatchSemaphore(value: 0)
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        func finish() { finished.signal() }
+        func text(waitingUpTo timeout: TimeInterval) -> String {
+            _ = finished.wait(timeout: .now() + timeout)
+            finished.signal()
+            return lock.withLock { String(decoding: data, as: UTF8.self) }
+        }
+    }
     /// The port it listens on.
     public let port: UInt16
     /// Its process id.
@@ -25,6 +39,11 @@ public final class ServerProcess {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let reader = errors.fileHandleForReading, sink = errorText
+        Thread {
+            while case let data = reader.availableData, !data.isEmpty { sink.append(data) }
+            sink.finish()
+        }.start()
         var line = Data()
         while !line.contains(0x0A) {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
@@ -60,9 +79,8 @@ public final class ServerProcess {
         return process.terminationStatus
     }
 
-    /// What it wrote to stderr (read once it has exited).
+    /// What it wrote to stderr: all of it once it has exited, else what came so far.
     public var standardError: String {
-        if !process.isRunning, errorText.isEmpty { errorText = errors.fileHandleForReading.readDataToEndOfFile() }
-        return String(decoding: errorText, as: UTF8.self)
+        errorText.text(waitingUpTo: process.isRunning ? 0 : 2)
     }
 }

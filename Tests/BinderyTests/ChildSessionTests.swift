@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import XCTest
 @testable import Bindery
 
@@ -60,16 +61,15 @@ final class ChildSessionTests: XCTestCase {
     }
 
     func testAnUnregisteredChildIsReportedNotCrashed() async throws {
-        var logged: [String] = []
-        let lock = NSLock()
+        let logged = Captured()
         var configuration = RuntimeConfiguration()
-        configuration.log = { message in lock.withLock { logged.append(message) } }
+        configuration.logger = Logger(label: "test") { _ in logged }
         application = Application(configuration: configuration)
         application.register("lost") { _ in Lost() }
         let session = try await application.createSession("lost")
         _ = try await session.send(input: "next", payload: Data())
         XCTAssertEqual(application.sessionCount, 1)
-        XCTAssertTrue(lock.withLock { logged.contains { $0.contains("Unregistered is not registered") } }, "\(logged)")
+        XCTAssertTrue(logged.lines.contains { $0.contains("Unregistered is not registered") }, "\(logged.lines)")
     }
 
     func testOutputsEmittedOnAnotherThreadAreLoggedOnTheSessionQueue() async throws {
@@ -83,5 +83,22 @@ final class ChildSessionTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 100) { _ in ticker.relay.accept(ticker.relay.value + 1) }
         let snapshot = try await session.snapshot()
         XCTAssertEqual(snapshot.lastEventID, 101, "every emission became exactly one event")
+    }
+}
+
+/// A log handler that keeps each message with its metadata as one line.
+final class Captured: LogHandler, @unchecked Sendable {
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    private let lock = NSLock()
+    private var kept: [String] = []
+    var lines: [String] { lock.withLock { kept } }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        lock.withLock { kept.append(([event.message.description] + fields).joined(separator: " ")) }
     }
 }

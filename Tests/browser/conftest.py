@@ -4,6 +4,7 @@ import re
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -21,6 +22,14 @@ class RunningServer:
     def __init__(self, process, url):
         self.process = process
         self.url = url
+        # The server logs a line per request: read its output all the time, so
+        # a full pipe never blocks it.
+        self.output = []
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.output.append(line)
 
     def api(self, path=""):
         return f"{self.url}/api{path}"

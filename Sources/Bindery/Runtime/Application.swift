@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The Bindery runtime: the registry of ViewModels, their live sessions and the catalog.
 ///
@@ -79,9 +80,12 @@ public final class Application: @unchecked Sendable {
         let context = ViewModelContext(sessionID: session.id, parameters: parameters)
         session.start(declaredOutputs: definition.declaredOutputs, { try definition.make(context) }) { [self] result in
             switch result {
-            case .success: completion(.success(session))
+            case .success:
+                configuration.logger.info("session created", metadata: ["view_model": "\(viewModel)", "session": "\(session.id)"])
+                completion(.success(session))
             case .failure(let error):
-                remove(session) // one that fails halfway is disposed: no subscription it made lives on
+                configuration.logger.notice("session not created", metadata: ["view_model": "\(viewModel)", "error": "\(error.message)"])
+                remove(session, reason: nil) // one that fails halfway is disposed: no subscription it made lives on
                 completion(.failure(error))
             }
         }
@@ -114,9 +118,14 @@ public final class Application: @unchecked Sendable {
         let (session, declaredOutputs) = try lock.withLock { (try addSessionLocked(name, on: scheduler), definitions[name]?.declaredOutputs ?? [:]) }
         nonisolated(unsafe) let child = viewModel // handed to the child's turn, never used here again
         session.start(declaredOutputs: declaredOutputs, { child }) { [weak self] result in
-            guard case .failure(let error) = result, let self else { return }
-            configuration.log("child session \(session.id) of \(name) could not start: \(error)")
-            remove(session)
+            guard let self else { return }
+            switch result {
+            case .success:
+                configuration.logger.info("session created", metadata: ["view_model": "\(name)", "session": "\(session.id)", "child": "true"])
+            case .failure(let error):
+                configuration.logger.error("child session not started", metadata: ["view_model": "\(name)", "session": "\(session.id)", "error": "\(error)"])
+                remove(session, reason: nil)
+            }
         }
         return session
     }
@@ -137,15 +146,30 @@ public final class Application: @unchecked Sendable {
 
     /// Disposes session `id` of `viewModel`; its subscriptions end with `.end`.
     package func disposeSession(_ viewModel: String, id: String) throws {
-        remove(try session(viewModel, id: id))
+        remove(try session(viewModel, id: id), reason: "deleted")
     }
 
-    private func remove(_ session: Session, completion: (@Sendable () -> Void)? = nil) {
+    /// Disposes `session`, logged with `reason` if it was live.
+    private func remove(_ session: Session, reason: String?, completion: (@Sendable () -> Void)? = nil) {
         lock.withLock {
             if sessions[session.id] === session { sessions[session.id] = nil }
             if sharedSessions[session.viewModelName] === session { sharedSessions[session.viewModelName] = nil }
         }
+        if let reason {
+            configuration.logger.info("session disposed", metadata: [
+                "view_model": "\(session.viewModelName)", "session": "\(session.id)", "reason": "\(reason)",
+            ])
+        }
         session.dispose(completion: completion)
+    }
+
+    /// The number of live sessions of each registered ViewModel.
+    package var sessionCounts: [String: Int] {
+        lock.withLock {
+            var counts = Dictionary(uniqueKeysWithValues: order.map { ($0, 0) })
+            for session in sessions.values { counts[session.viewModelName, default: 0] += 1 }
+            return counts
+        }
     }
 
     /// The number of live sessions.
@@ -155,7 +179,7 @@ public final class Application: @unchecked Sendable {
     @discardableResult
     package func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
         let idle = lock.withLock { sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, now: now) } }
-        idle.forEach { remove($0) }
+        idle.forEach { remove($0, reason: "idle") }
         return idle.count
     }
 
@@ -182,11 +206,11 @@ public final class Application: @unchecked Sendable {
         let group = DispatchGroup()
         for session in all {
             group.enter()
-            remove(session) { group.leave() }
+            remove(session, reason: "shutdown") { group.leave() }
         }
         let (seconds, attoseconds) = grace.components
         if group.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {
-            configuration.log("stopped with sessions still busy in their ViewModel")
+            configuration.logger.warning("stopped with sessions still busy in their ViewModel")
         }
     }
 

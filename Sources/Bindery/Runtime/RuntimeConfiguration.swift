@@ -1,3 +1,5 @@
+import Logging
+
 /// The runtime's limits and timings; every one is explicit and configurable.
 public struct RuntimeConfiguration: Sendable {
     /// Most sessions alive at once; creating more answers `limit_reached`.
@@ -14,8 +16,9 @@ public struct RuntimeConfiguration: Sendable {
     public var sessionIdleTimeout: Duration = .seconds(600)
     /// The threads sessions run on: shared by every session, bounded whatever the load.
     public var executors: ExecutorPool = .shared
-    /// Where diagnostics go.
-    public var log: @Sendable (String) -> Void = { _ in }
+    /// Where sessions created and disposed, and ViewModel failures, are logged
+    /// (nowhere by default; a `BinderyApp` logs to standard error).
+    public var logger = Logger(label: "bindery") { _ in SwiftLogNoOpLogHandler() }
 
     /// The defaults.
     public init() {}

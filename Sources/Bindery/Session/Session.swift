@@ -90,7 +90,9 @@ package final class Session: @unchecked Sendable {
             subscription = try ports.subscribe({ [weak self] name, kind, value in
                 self?.receive(value, from: name, kind: kind)
             }, onError: { [weak self] name, error in
-                self?.limits.log("session \(self?.id ?? ""): output '\(name)' failed: \(error)")
+                self?.limits.logger.error("output failed", metadata: [
+                    "session": "\(self?.id ?? "")", "output": "\(name)", "error": "\(error)",
+                ])
             })
         }, answer: {}, completion: completion)
     }
@@ -129,7 +131,7 @@ package final class Session: @unchecked Sendable {
             while let waker = wakes.popLast() { waker.wake() }
             self.wakes = wakes
         } catch {
-            limits.log("session \(id): output '\(name)' could not be sent: \(error)")
+            limits.logger.error("output could not be sent", metadata: ["session": "\(id)", "output": "\(name)", "error": "\(error)"])
         }
     }
 

@@ -52,11 +52,11 @@ public final class BinderyApp: Sendable {
         }
     }
 
-    /// The defaults of an app: those of `ServerConfiguration`, with the
-    /// runtime's messages on standard error.
+    /// The defaults of an app: those of `ServerConfiguration`, logging from
+    /// `info` up to standard error as text (`--log-level`, `--log-format json`).
     public static var defaultConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration()
-        configuration.runtime.log = { message in FileHandle.standardError.write(Data("bindery: \(message)\n".utf8)) }
+        configuration.runtime.logger = LogLine.logger()
         return configuration
     }
 

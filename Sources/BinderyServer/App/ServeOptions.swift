@@ -1,5 +1,6 @@
 import Bindery
 import Foundation
+import Logging
 
 /// One setting of a Bindery app: a command-line option `--<name>`, the
 /// environment variable `BINDERY_<NAME>` (and any others it lists), and the
@@ -139,6 +140,19 @@ public enum ServeOptions {
               get: { "\($0.runtime.sessionIdleTimeout.components.seconds)" }) { $0.runtime.sessionIdleTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
         value("connection-memory", "<bytes>", "libmicrohttpd's memory pool per connection (headers, write buffer).",
               get: { "\($0.connectionMemoryBytes)" }) { $0.connectionMemoryBytes = try number($1, in: 4_096...(1 << 24)) },
+        value("log-format", "<text|json>", "Log lines as text for a terminal, or as JSON objects, one per line.",
+              get: { _ in "text" }) { configuration, text in
+            guard let format = LogFormat(rawValue: text.lowercased()) else { throw Problem("expected text or json, got '\(text)'") }
+            configuration.runtime.logger = LogLine.logger(format: format, level: configuration.runtime.logger.logLevel)
+        },
+        value("log-level", "<level>", "Least severe level logged: trace, debug, info (a line per request), notice, warning, error.",
+              get: { "\($0.runtime.logger.logLevel)" }) { configuration, text in
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw Problem("expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            }
+            configuration.runtime.logger.logLevel = level
+        },
+        flag("no-metrics", "Turn off the counters behind /metrics (which then answers 404).") { $0.metrics = false },
         value("shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",
               get: { "\($0.shutdownGrace.components.seconds)" }) { $0.shutdownGrace = .seconds(try number($1, in: 0...3_600) as Int) },
     ]

@@ -39,6 +39,6 @@ struct Response: @unchecked Sendable {
 
     /// Gives back what the response holds (a stream's subscription and admission) when it will never be sent.
     func discard() {
-        if case .stream(let writer) = body { writer.close() }
+        if case .stream(let writer) = body { writer.close(.clientLeft) }
     }
 }

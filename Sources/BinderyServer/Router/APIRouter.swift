@@ -10,6 +10,7 @@ struct APIRouter: Sendable {
     let application: Application
     let streams: StreamAdmission
     let configuration: ServerConfiguration
+    let telemetry: Telemetry
 
     func respond(to request: Request, segments: ArraySlice<Substring>) throws -> Answer {
         let path = segments.map(String.init)
@@ -151,7 +152,7 @@ struct APIRouter: Sendable {
         let retry = configuration.runtime.retryMilliseconds
         // Each session answers in its own turn; the last to answer replies.
         let outcomes = Locked<(results: [Result<Subscription, BinderyError>?], waiting: Int)>((Array(repeating: nil, count: entries.count), entries.count))
-        return .later { [application, entries] reply in
+        return .later { [application, entries, telemetry] reply in
             @Sendable func settle(_ index: Int, _ result: Result<Subscription, BinderyError>) {
                 let all = outcomes.withLock { state -> [Result<Subscription, BinderyError>]? in
                     state.results[index] = result
@@ -170,7 +171,8 @@ struct APIRouter: Sendable {
                         preamble += ServerSentEvents.refused(entry.path, gone: gone, json: HTTPError(error).body)
                     }
                 }
-                reply(.eventStream(EventStreamWriter(feeds: feeds, preamble: preamble, admission: admission, retryMilliseconds: retry)))
+                reply(.eventStream(EventStreamWriter(sessions: entries.map(\.path), feeds: feeds, preamble: preamble, admission: admission,
+                                                     retryMilliseconds: retry, telemetry: telemetry)))
             }
             for (index, entry) in entries.enumerated() {
                 do {
@@ -191,11 +193,12 @@ struct APIRouter: Sendable {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }
         let retry = configuration.runtime.retryMilliseconds
-        return .later { reply in
+        return .later { [telemetry] reply in
             session.subscribe(lastEventID: lastEventID) { subscribed in
                 switch subscribed {
                 case .success(let subscription):
-                    reply(.eventStream(EventStreamWriter(subscription: subscription, admission: admission, retryMilliseconds: retry)))
+                    reply(.eventStream(EventStreamWriter(session: "\(session.viewModelName)/\(session.id)", subscription: subscription,
+                                                         admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
                 case .failure(let error):
                     admission.release()
                     reply(HTTPError(error).response)

@@ -7,6 +7,13 @@ struct Router: Sendable {
     let api: APIRouter
     let files: StaticFiles
     let client: ClientFiles
+    /// Whether the server accepts requests (`/readyz`).
+    let isReady: @Sendable () -> Bool
+    /// The metrics in Prometheus' text format (`/metrics`), nil when they are off.
+    let metrics: @Sendable () -> Data?
+
+    /// `/healthz`: the process is up (answered while draining too).
+    static let healthy = Response.json(Data(#"{"status":"ok"}"#.utf8))
 
     func respond(to request: Request) -> Answer {
         do {
@@ -14,6 +21,7 @@ struct Router: Sendable {
             if segments.first == "api" {
                 return try api.respond(to: request, segments: segments.dropFirst())
             }
+            if segments.count == 1, let response = try operations(request, segments[0]) { return .now(response) }
             if segments.first == Substring(ClientFiles.prefix) {
                 // The app's own copy of a client file wins.
                 if let own = try files.file(for: request) { return .now(own) }
@@ -22,6 +30,25 @@ struct Router: Sendable {
             return .now(try files.respond(to: request))
         } catch {
             return .now(HTTPError.response(for: error))
+        }
+    }
+
+    /// `/healthz`, `/readyz` and `/metrics`, for an operator's probes and scraper.
+    private func operations(_ request: Request, _ name: Substring) throws -> Response? {
+        guard ["healthz", "readyz", "metrics"].contains(name) else { return nil }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+        }
+        switch name {
+        case "healthz":
+            return Self.healthy
+        case "readyz":
+            guard isReady() else { throw HTTPError(status: 503, code: "not_ready", message: "the server is not accepting requests") }
+            return .json(Data(#"{"status":"ready"}"#.utf8))
+        default:
+            guard let text = metrics() else { throw HTTPError.notFound("metrics are off (--metrics false)") }
+            return Response(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                            body: .data(text))
         }
     }
 }

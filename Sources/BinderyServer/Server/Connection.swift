@@ -35,6 +35,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     private struct State {
         var phase = Phase.idle
         var isDraining: Bool
+        /// When the current request's first byte arrived (its log line's duration).
+        var started = ContinuousClock.now
     }
 
     /// The libmicrohttpd connection; valid until `closed`.
@@ -58,9 +60,10 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         let next = state.withLock { state -> Next in
             if isFirstCall {
                 server.activity.begin()
+                state.started = .now
                 state.phase = .receiving(RequestBody(limit: server.configuration.maxBodyBytes))
                 if let length = header("Content-Length").flatMap(Int.init), length > server.configuration.maxBodyBytes {
-                    return .result(queue(server.tooLarge.closing, in: &state))
+                    return .result(queue(server.tooLarge.closing, in: &state, method: method, path: url))
                 }
                 return .result(.YES)
             }
@@ -73,15 +76,19 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             }
             switch state.phase {
             case .answered(let response):
-                return .result(queue(response, in: &state))
+                return .result(queue(response, in: &state, method: method, path: url))
             case .receiving(let body):
-                if body.isTooLarge { return .result(queue(server.tooLarge.closing, in: &state)) }
-                if state.isDraining { return .result(queue(server.stopping.closing, in: &state)) }
+                if body.isTooLarge { return .result(queue(server.tooLarge.closing, in: &state, method: method, path: url)) }
+                if state.isDraining {
+                    // The process is still up while it drains: only readiness says no.
+                    let answer = url == "/healthz" ? Router.healthy : server.stopping.closing
+                    return .result(queue(answer, in: &state, method: method, path: url))
+                }
                 let request = Request(method: method, path: url, headers: values(.HEADER_KIND, Request.headerNames),
                                       body: body.data, query: values(.GET_ARGUMENT_KIND, Request.queryNames))
                 switch server.route(request) {
                 case .now(let response):
-                    return .result(queue(response, in: &state))
+                    return .result(queue(response, in: &state, method: method, path: url))
                 case .later(let work):
                     state.phase = .answering
                     MHD_suspend_connection(pointer)
@@ -158,7 +165,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             state.isDraining = true
             switch state.phase {
             case .streaming(let writer, let suspended):
-                writer.close()
+                writer.close(.shutdown)
                 if suspended { resumeStream(&state) }
             case .answering:
                 guard let response else { return }
@@ -188,7 +195,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         case .answered(let response):
             response.discard()
         case .streaming(let writer, _):
-            writer.close()
+            writer.close(state.isDraining ? .shutdown : .clientLeft)
         case .receiving, .answering, .sending:
             break
         }
@@ -196,7 +203,11 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         server.activity.end()
     }
 
-    private func queue(_ response: Response, in state: inout State) -> MHD_Result {
+    private func queue(_ response: Response, in state: inout State, method: String, path: String) -> MHD_Result {
+        server.telemetry.responded(method: method, path: path, status: response.status, since: state.started)
+        if response.status >= 400, method == "POST", case .data(let body) = response.body, Route(path).input != nil {
+            server.telemetry.inputRefused(path, status: response.status, body: body)
+        }
         let mhdResponse: OpaquePointer?
         switch response.body {
         case .data(let data):
@@ -207,7 +218,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         case .stream(let writer):
             mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), HTTPServer.streamBlockBytes, streamReader,
                                                             Unmanaged.passUnretained(self).toOpaque(), nil)
-            if state.isDraining { writer.close() }
+            if state.isDraining { writer.close(.shutdown) }
             writer.attach(self)
             state.phase = .streaming(writer, suspended: false)
         }

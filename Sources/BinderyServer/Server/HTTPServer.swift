@@ -24,6 +24,8 @@ final class HTTPServer: @unchecked Sendable {
     private enum State { case idle, running, draining, stopped }
 
     let configuration: ServerConfiguration
+    /// Where requests and streams are logged and counted.
+    let telemetry: Telemetry
     /// Requests in progress, awaited when stopping.
     let activity = Activity()
     private let router: @Sendable (Request) -> Answer
@@ -40,8 +42,9 @@ final class HTTPServer: @unchecked Sendable {
     /// more reader calls during a burst.
     static let streamBlockBytes = 4 * 1024
 
-    init(configuration: ServerConfiguration, router: @escaping @Sendable (Request) -> Answer) {
+    init(configuration: ServerConfiguration, telemetry: Telemetry, router: @escaping @Sendable (Request) -> Answer) {
         self.configuration = configuration
+        self.telemetry = telemetry
         self.router = router
         logger = .allocate(capacity: 1)
         logger.initialize(to: bindery_mhd_logger(log: libmicrohttpdMessage, cls: nil))
@@ -58,7 +61,7 @@ final class HTTPServer: @unchecked Sendable {
         let routine = ["no longer available for sending", "forcibly closed by remote peer",
                        "Failed to send the chunked response body", "Failed to send the footers"]
         guard !routine.contains(where: message.contains) else { return }
-        configuration.runtime.log("libmicrohttpd: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        telemetry.logger.warning("libmicrohttpd: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 
     /// The port the daemon listens on.
@@ -124,7 +127,7 @@ final class HTTPServer: @unchecked Sendable {
             let stopping = self.stopping.closing
             for connection in lock.withLock({ Array(connections.values) }) { connection.drain(answeringWith: stopping) }
             if !activity.waitUntilIdle(before: Date(timeIntervalSinceNow: 1)) {
-                configuration.runtime.log("stopping with \(activity.inProgress) requests unfinished")
+                telemetry.logger.warning("stopping with requests unfinished", metadata: ["requests": "\(activity.inProgress)"])
             }
         }
         MHD_stop_daemon(daemon)
@@ -139,6 +142,9 @@ final class HTTPServer: @unchecked Sendable {
     var tooLarge: HTTPError {
         HTTPError(status: 413, code: "body_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes")
     }
+
+    /// Whether the server accepts requests (not starting, draining or stopped): `/readyz`.
+    var isReady: Bool { lock.withLock { state == .running } }
 
     /// 503 while stopping.
     var stopping: HTTPError {

@@ -19,14 +19,27 @@ public final class Server: @unchecked Sendable {
     public init(application: Application, configuration: ServerConfiguration) {
         self.application = application
         self.configuration = configuration
-        application.eventEncoder = ServerSentEvents.event
-        admission = StreamAdmission(limit: configuration.maxStreams)
+        let telemetry = Telemetry(logger: configuration.runtime.logger, metrics: configuration.metrics)
+        application.eventEncoder = { id, name, json in
+            telemetry.published()
+            return ServerSentEvents.event(id: id, name: name, json: json)
+        }
+        let admission = StreamAdmission(limit: configuration.maxStreams)
+        self.admission = admission
+        // The daemon, once made, for the routes that read its state.
+        let daemon = Locked<HTTPServer?>(nil)
         let router = Router(
-            api: APIRouter(application: application, streams: admission, configuration: configuration),
+            api: APIRouter(application: application, streams: admission, configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
-            client: ClientFiles()
+            client: ClientFiles(),
+            isReady: { daemon.withLock { $0?.isReady ?? false } },
+            metrics: { [weak application] in
+                telemetry.scrape(connections: daemon.withLock { $0?.connectionCount ?? 0 }, streams: admission.count,
+                                 sessions: application?.sessionCounts ?? [:])
+            }
         )
-        http = HTTPServer(configuration: configuration, router: router.respond(to:))
+        http = HTTPServer(configuration: configuration, telemetry: telemetry, router: router.respond(to:))
+        daemon.withLock { $0 = http }
     }
 
     deinit { stop() }

@@ -29,7 +29,9 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration = .seconds(2)
     /// The folder of static files (`GET /`, `GET /<file>`).
     public var publicDirectory: URL = URL(fileURLWithPath: "Public")
-    /// The runtime's limits.
+    /// Whether `/metrics` counts (on by default; off saves a few atomic adds per request and per stream write).
+    public var metrics = true
+    /// The runtime's limits, and the logger requests and streams are logged to too (`runtime.logger`).
     public var runtime = RuntimeConfiguration()
 
     /// The defaults.

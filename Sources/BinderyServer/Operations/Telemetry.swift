@@ -1,0 +1,193 @@
+import Bindery
+import CoreMetrics
+import Foundation
+import Logging
+import Prometheus
+
+/// Why an event stream ended.
+enum StreamEnding: String, CaseIterable, Sendable {
+    /// The client went away (closed its tab, lost its network).
+    case clientLeft = "client_left"
+    /// It fell more than the buffer behind; the client resumes by `Last-Event-ID`.
+    case overflow
+    /// Its session was disposed (`bindery.end`).
+    case sessionEnded = "session_ended"
+    /// The server stops.
+    case shutdown
+}
+
+/// What the server tells its operator: one log line per request and per
+/// stream opened and closed, and the metrics `GET /metrics` shows.
+///
+/// The metrics are swift-metrics instruments made by a Prometheus factory on
+/// the server's own registry, so two servers in one process do not mix their
+/// counts and nothing global is bootstrapped. The hot path (events delivered,
+/// bytes written) adds once per write of a stream, not once per event.
+///
+/// Thread safety: every method may be called from any thread.
+final class Telemetry: Sendable {
+    let logger: Logger
+    /// The registry `/metrics` renders; nil when metrics are off.
+    let registry: PrometheusCollectorRegistry?
+    private let factory: PrometheusMetricsFactory?
+
+    private let eventsPublished: CoreMetrics.Counter?
+    private let eventsDelivered: CoreMetrics.Counter?
+    private let streamBytes: CoreMetrics.Counter?
+    private let streamsOpened: CoreMetrics.Counter?
+    private let streamsClosed: [StreamEnding: CoreMetrics.Counter]
+    private let connections: CoreMetrics.Gauge?
+    private let openStreams: CoreMetrics.Gauge?
+    /// Instruments with a label value known only when it first happens.
+    private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
+    private let inputs = Locked<[String: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
+    private let sessions = Locked<[String: CoreMetrics.Gauge]>([:])
+
+    init(logger: Logger, metrics: Bool) {
+        self.logger = logger
+        guard metrics else {
+            (registry, factory) = (nil, nil)
+            (eventsPublished, eventsDelivered, streamBytes, streamsOpened) = (nil, nil, nil, nil)
+            (streamsClosed, connections, openStreams) = ([:], nil, nil)
+            return
+        }
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Inputs take microseconds to a few hundred milliseconds.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+        ]
+        self.registry = registry
+        self.factory = factory
+        eventsPublished = Counter(label: "bindery_events_published_total", factory: factory)
+        eventsDelivered = Counter(label: "bindery_events_delivered_total", factory: factory)
+        streamBytes = Counter(label: "bindery_stream_bytes_written_total", factory: factory)
+        streamsOpened = Counter(label: "bindery_streams_opened_total", factory: factory)
+        streamsClosed = Dictionary(uniqueKeysWithValues: StreamEnding.allCases.map {
+            ($0, Counter(label: "bindery_streams_closed_total", dimensions: [("reason", $0.rawValue)], factory: factory))
+        })
+        connections = Gauge(label: "bindery_connections", factory: factory)
+        openStreams = Gauge(label: "bindery_streams_open", factory: factory)
+    }
+
+    // MARK: Requests
+
+    /// A response was queued: the request's log line, and its status counted
+    /// (an input's latency too). `path` is the request's path as received.
+    func responded(method: String, path: String, status: Int, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        if let factory {
+            let counter = byStatus.withLock { counters in
+                if let counter = counters[status] { return counter }
+                let counter = Counter(label: "bindery_http_responses_total", dimensions: [("status", String(status))], factory: factory)
+                counters[status] = counter
+                return counter
+            }
+            counter.increment()
+        }
+        let route = Route(path)
+        if let input = route.input, method == "POST", let factory {
+            let instruments = inputs.withLock { table in
+                if let found = table[input.viewModel] { return found }
+                let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", input.viewModel)], factory: factory),
+                            CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", input.viewModel)], factory: factory))
+                table[input.viewModel] = made
+                return made
+            }
+            instruments.count.increment()
+            instruments.latency.recordNanoseconds(elapsed.nanoseconds)
+        }
+        guard logger.logLevel <= .info else { return }
+        var metadata: Logger.Metadata = [
+            "method": "\(method)", "path": "\(route.template)", "status": "\(status)",
+            "ms": "\(String(format: "%.2f", Double(elapsed.nanoseconds) / 1e6))",
+        ]
+        if let session = route.session { metadata["session"] = "\(session)" }
+        logger.info("request", metadata: metadata)
+    }
+
+    /// An input the session refused: its code and message, at notice level.
+    func inputRefused(_ path: String, status: Int, body: Data) {
+        guard logger.logLevel <= .notice else { return }
+        let route = Route(path)
+        let error = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        logger.notice("input refused", metadata: [
+            "path": "\(route.template)", "session": "\(route.session ?? "")", "status": "\(status)",
+            "error": "\(error?["error"] as? String ?? "")", "detail": "\(error?["message"] as? String ?? "")",
+        ])
+    }
+
+    // MARK: Streams
+
+    /// A stream started on `sessions` (`<vm>/<sid>` each).
+    func streamOpened(_ sessions: [String]) {
+        streamsOpened?.increment()
+        guard logger.logLevel <= .info else { return }
+        logger.info("stream opened", metadata: ["sessions": "\(sessions.joined(separator: ","))"])
+    }
+
+    /// A stream ended after `lifetime`, having written `events` events in `bytes` bytes.
+    func streamClosed(_ sessions: [String], reason: StreamEnding, lifetime: Duration, events: Int, bytes: Int) {
+        streamsClosed[reason]?.increment()
+        guard logger.logLevel <= .info else { return }
+        logger.info("stream closed", metadata: [
+            "sessions": "\(sessions.joined(separator: ","))", "reason": "\(reason.rawValue)",
+            "seconds": "\(String(format: "%.1f", Double(lifetime.nanoseconds) / 1e9))", "events": "\(events)", "bytes": "\(bytes)",
+        ])
+    }
+
+    /// A stream wrote `events` events in `bytes` bytes (added once per write).
+    func delivered(events: Int, bytes: Int) {
+        if events > 0 { eventsDelivered?.increment(by: Int64(events)) }
+        streamBytes?.increment(by: Int64(bytes))
+    }
+
+    /// A session logged an event (once, however many streams it goes to).
+    func published() { eventsPublished?.increment() }
+
+    // MARK: Scrapes
+
+    /// The Prometheus text of every metric, with the gauges read now.
+    func scrape(connections: Int, streams: Int, sessions counts: [String: Int]) -> Data? {
+        guard let registry, let factory else { return nil }
+        self.connections?.record(connections)
+        openStreams?.record(streams)
+        let gauges = sessions.withLock { gauges in
+            for name in counts.keys where gauges[name] == nil {
+                gauges[name] = Gauge(label: "bindery_sessions", dimensions: [("view_model", name)], factory: factory)
+            }
+            return gauges
+        }
+        for (name, count) in counts { gauges[name]?.record(count) }
+        return Data(registry.emitToBuffer())
+    }
+}
+
+/// A request path as logs and metrics name it: the session id replaced by
+/// `{sid}`, so that lines of one route look alike.
+struct Route {
+    let template: String
+    let session: String?
+    let input: (viewModel: String, name: String)?
+
+    init(_ path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.first == "api", parts.count >= 3 else {
+            (template, session, input) = (path, nil, nil)
+            return
+        }
+        session = String(parts[2])
+        template = "/" + ([parts[0], parts[1], "{sid}"] + parts.dropFirst(3)).joined(separator: "/")
+        input = parts.count == 5 && parts[3] == "inputs" ? (String(parts[1]), String(parts[4])) : nil
+    }
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
