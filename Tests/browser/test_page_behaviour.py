@@ -63,40 +63,42 @@ def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeati
     # own; a heartbeat of one second, because the server finds a closed stream
     # only when it next writes to it.
     server = start_server(["--max-streams-per-session", "1", "--heartbeat", "1"])
-    for transport in ("shared", "direct"):
-        browser = make_browser(without_shared_worker=transport == "direct")
-        try:
-            browser.get(server.url + "/table.html")
-            wait_open(browser)
-            session = browser.execute_script("return window.bindery.sessionId")
-            wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
-            browser.execute_script("""window.seen = [];
-                window.bindery.addEventListener('output', (e) => {
-                  if (e.detail.name === 'showItemContent') seen.push([e.detail.id, e.detail.value]);
-                });""")
-            browser.find_element(By.CSS_SELECTOR, "[data-list='items'] li[data-key='1']").click()
-            wait(browser, lambda b: len(b.execute_script("return seen")) == 1)
-            assert stream_refused(server, "table", session), "the visible page holds the session's one stream"
-            page = browser.current_window_handle
+    try:
+        for transport in ("shared", "direct"):
+            browser = make_browser(without_shared_worker=transport == "direct")
+            try:
+                browser.get(server.url + "/table.html")
+                wait_open(browser)
+                session = browser.execute_script("return window.bindery.sessionId")
+                wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
+                browser.execute_script("""window.seen = [];
+                    window.bindery.addEventListener('output', (e) => {
+                      if (e.detail.name === 'showItemContent') seen.push([e.detail.id, e.detail.value]);
+                    });""")
+                browser.find_element(By.CSS_SELECTOR, "[data-list='items'] li[data-key='1']").click()
+                wait(browser, lambda b: len(b.execute_script("return seen")) == 1)
+                assert stream_refused(server, "table", session), "the visible page holds the session's one stream"
+                page = browser.current_window_handle
 
-            browser.switch_to.new_window("tab")  # the table page is hidden now
-            deadline = time.monotonic() + 10
-            while stream_refused(server, "table", session):
-                assert time.monotonic() < deadline, f"{transport}: the hidden page kept its stream"
-                time.sleep(0.2)
-            server.send("table", session, "selectItem", 2)  # signals while the page is away
-            server.send("table", session, "selectItem", 4)
+                browser.switch_to.new_window("tab")  # the table page is hidden now
+                deadline = time.monotonic() + 10
+                while stream_refused(server, "table", session):
+                    assert time.monotonic() < deadline, f"{transport}: the hidden page kept its stream"
+                    time.sleep(0.2)
+                server.send("table", session, "selectItem", 2)  # signals while the page is away
+                server.send("table", session, "selectItem", 4)
 
-            browser.switch_to.window(page)
-            wait_open(browser)
-            wait(browser, lambda b: len(b.execute_script("return seen")) >= 3)
-            time.sleep(0.3)  # anything replayed would arrive now
-            seen = browser.execute_script("return seen")
-            assert [value.split(":")[0].split(";")[0] for _, value in seen] == [
-                "A sequence of events over time", "Both an observer and an observable",
-                "Shared, not replaying, never failing"], f"{transport}: each signal once: {seen}"
-            ids = [int(id) for id, _ in seen]
-            assert ids == sorted(set(ids)), f"{transport}: in order: {seen}"
-        finally:
-            browser.quit()
-    stop_server(server)
+                browser.switch_to.window(page)
+                wait_open(browser)
+                wait(browser, lambda b: len(b.execute_script("return seen")) >= 3)
+                time.sleep(0.3)  # anything replayed would arrive now
+                seen = browser.execute_script("return seen")
+                assert [value.split(":")[0].split(";")[0] for _, value in seen] == [
+                    "A sequence of events over time", "Both an observer and an observable",
+                    "Shared, not replaying, never failing"], f"{transport}: each signal once: {seen}"
+                ids = [int(id) for id, _ in seen]
+                assert ids == sorted(set(ids)), f"{transport}: in order: {seen}"
+            finally:
+                browser.quit()
+    finally:
+        stop_server(server)
