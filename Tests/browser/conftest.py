@@ -2,6 +2,7 @@
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -11,6 +12,8 @@ import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -44,10 +47,16 @@ class RunningServer:
         return response.json()
 
 
-def start_server(extra=()):
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(extra=(), port=0):
     binary = os.environ.get("BINDERY_BINARY", os.path.join(ROOT, ".build/debug/bindery"))
     process = subprocess.Popen(
-        [binary, "serve", "--port", "0", "--public-directory", os.path.join(ROOT, "Public"), *extra],
+        [binary, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -67,6 +76,42 @@ def stop_server(server):
     assert code == 0, f"bindery exited with {code} on SIGTERM"
 
 
+class RestartableServer:
+    """`bindery serve` on a fixed port, so a page can outlive the process."""
+
+    def __init__(self, extra=()):
+        self.extra = extra
+        self.port = free_port()
+        self.current = start_server(extra, port=self.port)
+
+    @property
+    def url(self):
+        return self.current.url
+
+    def __getattr__(self, name):
+        return getattr(self.current, name)
+
+    def stop(self):
+        if self.current is not None:
+            stop_server(self.current)
+            self.current = None
+
+    def start(self):
+        deadline = time.monotonic() + 10
+        while True:  # the port may take a moment to be free again
+            try:
+                self.current = start_server(self.extra, port=self.port)
+                return
+            except RuntimeError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+
 @pytest.fixture(scope="module")
 def server():
     running = start_server()
@@ -74,13 +119,68 @@ def server():
     stop_server(running)
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture
+def restartable_server():
+    running = RestartableServer()
+    yield running
+    running.stop()
+
+
+def make_browser(without_shared_worker=False):
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1024,768"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(20)
+    if without_shared_worker:
+        hide_shared_worker(driver)
+    return driver
+
+
+def hide_shared_worker(driver):
+    """Pages in this tab load as in a browser without SharedWorker (the client's fallback)."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker;"})
+
+
+@pytest.fixture(scope="module")
+def browser():
+    # BINDERY_TEST_WITHOUT_SHARED_WORKER=1 runs every page on the fallback, one EventSource per page.
+    driver = make_browser(without_shared_worker=bool(os.environ.get("BINDERY_TEST_WITHOUT_SHARED_WORKER")))
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def fresh_browser():
+    """A browser of its own, for tests that count connections or need a fresh SharedWorker."""
+    driver = make_browser()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module", params=["shared", "direct"])
+def each_transport(request):
+    """A browser per transport: the SharedWorker's shared stream, and the fallback (an EventSource per page)."""
+    driver = make_browser(without_shared_worker=request.param == "direct")
+    driver.transport = request.param
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, timeout=10):
+    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+
+
+def page_state(driver):
+    return driver.execute_script("return document.documentElement.dataset.binderyState")
+
+
+def wait_open(driver, timeout=10):
+    wait(driver, lambda d: page_state(d) == "open", timeout)
+
+
+def notice(driver):
+    """The text of the client's notice banner if it shows, else None."""
+    elements = driver.find_elements(By.CSS_SELECTOR, "[data-bindery-notice]")
+    return elements[0].text if elements and elements[0].is_displayed() else None

@@ -1,4 +1,5 @@
 """The event stream through real SSE clients: Python's sseclient and curl -N."""
+import json
 import subprocess
 
 import requests
@@ -87,3 +88,46 @@ def test_bad_creation_parameters_are_a_400_naming_the_field(server):
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_payload"
     assert "latencyMilliseconds" in response.json()["message"]
+
+
+def test_sseclient_reads_the_multiplexed_stream_of_several_sessions(server, monkeypatch):
+    # sseclient keeps only the fields its Event has: give it `session`.
+    class SessionEvent(sseclient.Event):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.session = None
+
+    monkeypatch.setattr(sseclient, "Event", SessionEvent)
+    first, second = server.create(), server.create()
+    server.send("simple", first, "buttonTap")  # first: ids 3 and 4
+    sessions = f"simple/{first}@3,simple/{second},simple/no-such-session"
+    response = requests.get(server.api("/streams"), params={"sessions": sessions}, stream=True, timeout=10)
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/event-stream")
+    stream = sseclient.SSEClient(response.iter_content(chunk_size=None)).events()
+
+    def take_items(count):
+        return [(e.session, e.id, e.event, e.data) for _, e in zip(range(count), stream)]
+
+    got = take_items(4)
+    gone = [item for item in got if item[2] == "bindery.gone"]
+    assert [(session, id) for session, id, _, _ in gone] == [("simple/no-such-session", None)]
+    assert json.loads(gone[0][3])["error"] == "unknown_session"
+    # Each session's events in order; sessions interleave as the server takes them in turn.
+    assert [item for item in got if item[0] == f"simple/{first}"] == [
+        (f"simple/{first}", "4", "buttonTitle", '"Change to purple"')]   # only what came after 3
+    assert [item for item in got if item[0] == f"simple/{second}"] == [
+        (f"simple/{second}", "1", "backgroundColor", '"red"'),           # no id given: the snapshot
+        (f"simple/{second}", "2", "buttonTitle", '"Change to blue"')]
+    server.send("simple", second, "buttonTap")
+    assert take_items(2) == [(f"simple/{second}", "3", "backgroundColor", '"blue"'),
+                             (f"simple/{second}", "4", "buttonTitle", '"Change to purple"')]
+    assert requests.delete(server.api(f"/simple/{first}"), timeout=5).status_code == 204
+    assert take_items(1) == [(f"simple/{first}", None, "bindery.end", "null")]
+    response.close()
+
+
+def test_a_malformed_session_list_is_a_400(server):
+    response = requests.get(server.api("/streams"), params={"sessions": "simple"}, timeout=5)
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_sessions"
