@@ -1,5 +1,6 @@
 // Thin shim over libmicrohttpd for Swift: the variadic MHD_start_daemon and
-// the macros Swift cannot import. Nothing else belongs here.
+// the macros Swift cannot import, and the epoll and eventfd headers Glibc
+// does not bring (for the hang-up watcher). Nothing else belongs here.
 #ifndef BINDERY_CMICROHTTPD_SHIM_H
 #define BINDERY_CMICROHTTPD_SHIM_H
 
@@ -12,6 +13,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+/* The hang-up watcher watches streams' sockets beside libmicrohttpd. */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 /// The settings Bindery starts a daemon with; every limit is explicit.
 typedef struct bindery_mhd_settings {
@@ -82,6 +86,12 @@ static inline uint16_t bindery_mhd_port(struct MHD_Daemon *daemon) {
 static inline void *bindery_mhd_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
+}
+
+/// The socket of a connection, or MHD_INVALID_SOCKET.
+static inline int bindery_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : MHD_INVALID_SOCKET;
 }
 
 static inline int bindery_mhd_connection_started(enum MHD_ConnectionNotificationCode code) { return code == MHD_CONNECTION_NOTIFY_STARTED; }

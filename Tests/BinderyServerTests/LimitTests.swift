@@ -35,6 +35,24 @@ final class LimitTests: XCTestCase {
         XCTAssertEqual(try SSEClient(port: server.port, path: "/api/simple/\(id)/events").status, 200)
     }
 
+    func testAClientThatClosesAnIdleStreamGivesItsPlaceBackAtOnce() throws {
+        // The heartbeat is far away: only noticing the close itself frees the place.
+        let server = try TestServer {
+            $0.runtime.maxStreamsPerSession = 1
+            $0.heartbeat = .seconds(60)
+        }
+        let id = try server.createSession()
+        for round in 0..<5 {
+            var stream: SSEClient? = try SSEClient(port: server.port, path: "/api/simple/\(id)/events")
+            XCTAssertEqual(stream?.status, 200, "round \(round)")
+            XCTAssertEqual(try stream?.next(2).count, 2)
+            stream = nil // closes the socket while the stream is suspended, waiting for events
+            let deadline = Date().addingTimeInterval(2)
+            while server.server.openStreams > 0, Date() < deadline { usleep(5_000) }
+            XCTAssertEqual(server.server.openStreams, 0, "round \(round): the closed stream still holds its place")
+        }
+    }
+
     func testPerSessionStreamLimit() throws {
         let server = try TestServer { $0.runtime.maxStreamsPerSession = 1 }
         let id = try server.createSession()

@@ -37,6 +37,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
         var started = ContinuousClock.now
+        /// The socket the hang-up watcher watches while a stream is open.
+        var watched: Int32?
     }
 
     /// The libmicrohttpd connection; valid until `closed`.
@@ -44,8 +46,12 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     private unowned let server: HTTPServer
     private let state: Locked<State>
 
-    init(_ pointer: OpaquePointer, server: HTTPServer, draining: Bool) {
+    /// The connection's number in its server's table (never reused).
+    let serial: UInt64
+
+    init(_ pointer: OpaquePointer, server: HTTPServer, serial: UInt64, draining: Bool) {
         self.pointer = pointer
+        self.serial = serial
         self.server = server
         state = Locked(State(isDraining: draining))
     }
@@ -157,6 +163,16 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         MHD_resume_connection(pointer)
     }
 
+    /// The client hung up (the watcher saw it): a stream ends now rather than at
+    /// its next write, and gives its place back.
+    func peerHungUp() {
+        state.withLock { state in
+            guard case .streaming(let writer, let suspended) = state.phase else { return }
+            writer.close(.clientLeft)
+            if suspended { resumeStream(&state) }
+        }
+    }
+
     /// The server stops: streams end now (clients reconnect later), the next
     /// request gets a 503, and a request still waiting for its session gets
     /// `answeringWith` if given (after the grace period).
@@ -196,6 +212,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             response.discard()
         case .streaming(let writer, _):
             writer.close(state.isDraining ? .shutdown : .clientLeft)
+            if let fd = state.watched { server.hangups.unwatch(fd: fd) }
+            state.watched = nil
         case .receiving, .answering, .sending:
             break
         }
@@ -220,6 +238,11 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                                                             Unmanaged.passUnretained(self).toOpaque(), nil)
             if state.isDraining { writer.close(.shutdown) }
             writer.attach(self)
+            let fd = bindery_mhd_connection_fd(pointer)
+            if fd != bindery_mhd_invalid_socket() {
+                server.hangups.watch(fd: fd, serial: serial)
+                state.watched = fd
+            }
             state.phase = .streaming(writer, suspended: false)
         }
         guard let mhdResponse else {

@@ -33,7 +33,11 @@ final class HTTPServer: @unchecked Sendable {
     // Guarded by `lock`.
     private var state = State.idle
     private var daemon: OpaquePointer?
-    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var connections: [UInt64: Connection] = [:]
+    private var nextSerial: UInt64 = 1
+    /// Tells streams whose client hung up while they slept: from `start` until
+    /// the daemon has stopped (no stream exists outside that time).
+    private(set) var hangups: HangupWatcher!
     /// libmicrohttpd's logger closure: allocated here, freed once the daemon has stopped.
     private let logger: UnsafeMutablePointer<bindery_mhd_logger>
 
@@ -87,7 +91,12 @@ final class HTTPServer: @unchecked Sendable {
         logger.pointee.cls = Unmanaged.passUnretained(self).toOpaque()
         try lock.withLock {
             guard state == .idle else { throw ServerError("a server starts once") }
+            hangups = HangupWatcher { [weak self] serial in
+                guard let self else { return }
+                lock.withLock { connections[serial] }?.peerHungUp()
+            }
             guard let daemon = bindery_mhd_start(&settings, &callbacks, logger) else {
+                hangups.stop()
                 throw ServerError("could not listen on \(configuration.host):\(configuration.port) (in use?)")
             }
             self.daemon = daemon
@@ -131,6 +140,7 @@ final class HTTPServer: @unchecked Sendable {
             }
         }
         MHD_stop_daemon(daemon)
+        hangups.stop()
         if listener != bindery_mhd_invalid_socket() { close(listener) }
         lock.withLock {
             self.daemon = nil
@@ -154,8 +164,9 @@ final class HTTPServer: @unchecked Sendable {
 
     fileprivate func connectionStarted(_ pointer: OpaquePointer) -> UnsafeMutableRawPointer {
         lock.withLock {
-            let connection = Connection(pointer, server: self, draining: state != .running)
-            connections[ObjectIdentifier(connection)] = connection
+            let connection = Connection(pointer, server: self, serial: nextSerial, draining: state != .running)
+            connections[nextSerial] = connection
+            nextSerial += 1
             return Unmanaged.passUnretained(connection).toOpaque()
         }
     }
@@ -163,7 +174,7 @@ final class HTTPServer: @unchecked Sendable {
     fileprivate func connectionClosed(_ context: UnsafeMutableRawPointer) {
         let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
         connection.closed()
-        lock.withLock { _ = connections.removeValue(forKey: ObjectIdentifier(connection)) }
+        lock.withLock { _ = connections.removeValue(forKey: connection.serial) }
     }
 }
 
