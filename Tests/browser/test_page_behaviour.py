@@ -60,9 +60,9 @@ def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeati
     # change document.visibilityState; Page.setWebLifecycleState "frozen" hides the
     # page but also freezes its timers, and "active" leaves it hidden.
     # One stream per session, so a second one is refused while the page holds its
-    # own; a heartbeat of one second, because the server finds a closed stream
-    # only when it next writes to it.
-    server = start_server(["--max-streams-per-session", "1", "--heartbeat", "1"])
+    # own; the default heartbeat: a released stream's place comes back when its
+    # socket closes, not at the next write.
+    server = start_server(["--max-streams-per-session", "1"])
     try:
         for transport in ("shared", "direct"):
             browser = make_browser(without_shared_worker=transport == "direct")
