@@ -26,20 +26,22 @@ public final class Server: @unchecked Sendable {
         }
         let admission = StreamAdmission(limit: configuration.maxStreams)
         self.admission = admission
-        // The daemon, once made, for the routes that read its state.
-        let daemon = Locked<HTTPServer?>(nil)
+        // The daemon, once made, for the routes that read its state: weakly, as
+        // the daemon holds the router that holds these routes.
+        final class Daemon: @unchecked Sendable { weak var server: HTTPServer? }
+        let daemon = Daemon()
         let router = Router(
             api: APIRouter(application: application, streams: admission, configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
             client: ClientFiles(),
-            isReady: { daemon.withLock { $0?.isReady ?? false } },
+            isReady: { daemon.server?.isReady ?? false },
             metrics: { [weak application] in
-                telemetry.scrape(connections: daemon.withLock { $0?.connectionCount ?? 0 }, streams: admission.count,
+                telemetry.scrape(connections: daemon.server?.connectionCount ?? 0, streams: admission.count,
                                  sessions: application?.sessionCounts ?? [:])
             }
         )
         http = HTTPServer(configuration: configuration, telemetry: telemetry, router: router.respond(to:))
-        daemon.withLock { $0 = http }
+        daemon.server = http
     }
 
     deinit { stop() }
