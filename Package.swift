@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BinderyRxTest", targets: ["BinderyRxTest"]),
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
+        .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,8 +30,10 @@ let package = Package(
         .target(name: "BinderyRx"),
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
         .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "BinderyDatabase", dependencies: ["Bindery", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "BinderyServer", dependencies: [
-            "Bindery", "CMicroHTTPD",
+            "Bindery", "BinderyDatabase", "CMicroHTTPD",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -38,10 +42,11 @@ let package = Package(
         .target(name: "BinderyTesting", dependencies: ["CMallocStats"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
+        .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase"]),
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServer", "BinderyTesting", "Examples",
+                "BinderyServer", "BinderyTesting", "Examples", "Todo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +65,7 @@ let package = Package(
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: ["bindery", "BinderyServer", "BinderyTesting", "Examples"]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
+        .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,6 @@
 import BinderyServer
 import Examples
+import Todo
 import Foundation
 
 /// `bindery [serve] [options]`: the examples, served by the same `BinderyApp`
@@ -7,6 +8,7 @@ import Foundation
 func serveExamples(_ arguments: [String], command: String = "bindery serve", register: (Application) -> Void = { _ in }) {
     let app = BinderyApp(arguments: arguments, command: command)
     Examples.register(in: app.application)
+    Todo.register(in: app.application)
     register(app.application)
     do {
         try app.run()

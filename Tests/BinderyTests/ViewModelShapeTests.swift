@@ -231,3 +231,32 @@ final class DeclaredOutputTests: XCTestCase {
         XCTAssertEqual(snapshot.lastEventID, 2)
     }
 }
+
+/// Services: made once, on first use, a factory may use another.
+final class ServicesTests: XCTestCase {
+    final class Database: Sendable {}
+    final class Store: Sendable { let database: Database; init(_ database: Database) { self.database = database } }
+
+    func testAServiceIsMadeOnceOnFirstUseAndMayUseAnother() throws {
+        let services = Services()
+        let made = Locked(0)
+        services.register(Database.self) { made.withLock { $0 += 1 }; return Database() }
+        services.register(Store.self) { Store(try services.get(Database.self)) }
+        XCTAssertEqual(made.withLock { $0 }, 0)
+        let store = try services.get(Store.self)
+        XCTAssertTrue(store.database === (try services.get(Database.self)))
+        XCTAssertEqual(made.withLock { $0 }, 1)
+    }
+
+    func testAMissingOrFailingServiceIsAClearError() {
+        struct Broken: Error {}
+        let services = Services()
+        XCTAssertThrowsError(try services.get(Database.self)) { error in
+            XCTAssertTrue("\(error)".contains("no service Database is registered"), "\(error)")
+        }
+        services.register(Store.self) { throw Broken() }
+        XCTAssertThrowsError(try services.get(Store.self)) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)
+        }
+    }
+}

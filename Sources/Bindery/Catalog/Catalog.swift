@@ -46,12 +46,12 @@ package struct Catalog: Codable, Sendable {
 extension Catalog.Entry {
     /// Lists the ports by making one instance with empty parameters; call it in
     /// a scheduler's turn, so the ViewModel's drivers have a scheduler to share on.
-    init(probing definition: ViewModelDefinition, nameOf: (Any.Type) -> String?) {
+    init(probing definition: ViewModelDefinition, services: Services, nameOf: (Any.Type) -> String?) {
         name = definition.name
         shared = definition.isShared
         summary = definition.summary
         do {
-            let bound = try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data())), declaredOutputs: definition.declaredOutputs)
+            let bound = try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data(), services: services)), declaredOutputs: definition.declaredOutputs)
             inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
             outputs = bound.outputs.map { output in
                 let type = output.port.elementType

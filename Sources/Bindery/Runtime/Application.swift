@@ -9,6 +9,8 @@ import Logging
 public final class Application: @unchecked Sendable {
     /// The limits in force.
     public let configuration: RuntimeConfiguration
+    /// What the ViewModels need from outside, handed to every factory.
+    public let services = Services()
     /// Encodes each output event for the wire once; the server sets it before serving.
     package var eventEncoder: EventEncoder = { _, _, json in Array(json) }
     private let lock = NSLock()
@@ -77,7 +79,7 @@ public final class Application: @unchecked Sendable {
         }
         // A shared session's later clients queue behind its start, so they see it started (or gone).
         guard isNew else { return session.snapshot { result in completion(result.map { _ in session }) } }
-        let context = ViewModelContext(sessionID: session.id, parameters: parameters)
+        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services)
         session.start(declaredOutputs: definition.declaredOutputs, { try definition.make(context) }) { [self] result in
             switch result {
             case .success:
@@ -222,7 +224,7 @@ public final class Application: @unchecked Sendable {
         let (definitions, generation) = lock.withLock { (order.compactMap { self.definitions[$0] }, registrations) }
         let probe = SerialScheduler(label: "bindery.catalog", pool: configuration.executors)
         probe.async { [self] in
-            let catalog = Catalog(viewModels: definitions.map { Catalog.Entry(probing: $0, nameOf: name(of:)) })
+            let catalog = Catalog(viewModels: definitions.map { Catalog.Entry(probing: $0, services: services, nameOf: name(of:)) })
             lock.withLock { if registrations == generation { cachedCatalog = catalog } }
             completion(catalog)
         }

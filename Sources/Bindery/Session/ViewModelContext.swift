@@ -6,6 +6,15 @@ public struct ViewModelContext: Sendable {
     public let sessionID: String
     /// The creation body as sent (empty if none).
     public let parameters: Data
+    /// The application's services: the database and whatever else the app registered.
+    public let services: Services
+
+    /// A context for session `sessionID` (tests make their own).
+    public init(sessionID: String, parameters: Data = Data(), services: Services = Services()) {
+        self.sessionID = sessionID
+        self.parameters = parameters
+        self.services = services
+    }
 
     /// Creation parameters are a JSON object, `null` or nothing: anything else
     /// is refused before a session exists, naming the problem.

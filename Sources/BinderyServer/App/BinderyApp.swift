@@ -1,4 +1,5 @@
 import Bindery
+import BinderyDatabase
 import Dispatch
 import Foundation
 
@@ -27,6 +28,13 @@ public final class BinderyApp: Sendable {
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
         application = Application(configuration: configuration.runtime)
+        // The database, opened when a ViewModel first asks for it.
+        let path = configuration.databasePath, logger = configuration.runtime.logger
+        application.services.register((any DatabaseWriter).self) {
+            let database = try BinderyDatabase.open(path: path)
+            logger.info("database opened", metadata: ["path": "\(path)"])
+            return database
+        }
     }
 
     /// An app configured by the command line and the environment over

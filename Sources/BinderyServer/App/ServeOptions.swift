@@ -122,6 +122,8 @@ public enum ServeOptions {
         flag("all-interfaces", "Listen on every address (0.0.0.0); for containers.") { $0.host = "0.0.0.0" },
         value("public-directory", "<path>", "Folder of the app's own pages and files.",
               get: { $0.publicDirectory.relativePath }) { $0.publicDirectory = URL(fileURLWithPath: $1) },
+        value("database", "<path>", "The SQLite file of the app's database (:memory: keeps it in memory).",
+              get: { $0.databasePath }) { $0.databasePath = $1 },
         value("heartbeat", "<seconds>", "Seconds between keep-alive comments on each stream.",
               get: { "\($0.heartbeat.components.seconds)" }) { $0.heartbeat = .seconds(try number($1, in: 1...3_600) as Int) },
         value("max-sessions", "<n>", "Most live sessions; more get 503.",

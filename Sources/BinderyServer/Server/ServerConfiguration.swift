@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL = URL(fileURLWithPath: "Public")
     /// Whether `/metrics` counts (on by default; off saves a few atomic adds per request and per stream write).
     public var metrics = true
+    /// The SQLite file the app's database lives in (`BinderyDatabase`), opened
+    /// the first time a ViewModel asks for it; `:memory:` keeps it in memory.
+    public var databasePath = "bindery.sqlite"
     /// The runtime's limits, and the logger requests and streams are logged to too (`runtime.logger`).
     public var runtime = RuntimeConfiguration()
 

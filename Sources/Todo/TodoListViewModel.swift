@@ -1,0 +1,127 @@
+import Bindery
+import Foundation
+
+/// A todo list in the RxTodo spirit: inputs are relays, outputs are drivers
+/// and signals, every value the page shows is derived here, and editing an
+/// item is a screen of its own (`TodoEditViewModel`, a child session).
+///
+/// Every session of a list reads the same items (`TodoStore`), so pages,
+/// tabs and curl on one list id see one list, live. A change is written in
+/// the input's turn, so it is on disk before the input is answered; a title
+/// that is empty or too long is refused on `error` and nothing is written.
+public final class TodoListViewModel {
+    /// `{"id": 3, "title": "oat milk"}`
+    public struct Rename: Codable, Sendable { public let id: Int64; public let title: String }
+    /// `{"id": 3, "to": 0}`: item 3 to the top.
+    public struct Move: Codable, Sendable { public let id: Int64; public let to: Int }
+
+    // Inputs.
+    public let add = PublishRelay<String>()
+    public let rename = PublishRelay<Rename>()
+    public let toggle = PublishRelay<Int64>()
+    public let toggleAll = PublishRelay<Void>()
+    public let delete = PublishRelay<Int64>()
+    public let move = PublishRelay<Move>()
+    public let clearCompleted = PublishRelay<Void>()
+    public let edit = PublishRelay<Int64>()
+
+    // Outputs.
+    public let list: Driver<String>
+    public let items: Driver<[TodoItem]>
+    public let remaining: Driver<Int>
+    public let remainingText: Driver<String>
+    public let allDone: Driver<Bool>
+    public let canClear: Driver<Bool>
+    public let isEmpty: Driver<Bool>
+    /// Why the last change was refused.
+    public let error: Signal<String>
+    /// The edit screen of an item: a child session the page moves to.
+    public let editing: Signal<TodoEditViewModel>
+
+    private let disposeBag = DisposeBag()
+
+    /// The list `list` of `store`.
+    public init(list: String, store: TodoStore) throws {
+        // The shared relay, read on this session's scheduler.
+        let items = try store.items(of: list).asDriver()
+        self.list = .just(list)
+        self.items = items
+        let remaining = items.map { $0.filter { !$0.done }.count }.distinctUntilChanged()
+        self.remaining = remaining
+        remainingText = remaining.map { $0 == 1 ? "1 item left" : "\($0) items left" }
+        allDone = items.map { !$0.isEmpty && $0.allSatisfy(\.done) }.distinctUntilChanged()
+        canClear = items.map { $0.contains(where: \.done) }.distinctUntilChanged()
+        isEmpty = items.map(\.isEmpty).distinctUntilChanged()
+
+        let errors = PublishRelay<String>()
+        error = errors.asSignal()
+        /// Runs a change, or says why it was refused.
+        func attempt(_ change: () throws -> Void) {
+            do { try change() } catch { errors.accept("\(error)") }
+        }
+        add.subscribe(onNext: { title in
+            switch TodoStore.validate(title) {
+            case .success(let title): attempt { try store.add(title, to: list) }
+            case .failure(let problem): errors.accept(problem.description)
+            }
+        }).disposed(by: disposeBag)
+        rename.subscribe(onNext: { rename in
+            switch TodoStore.validate(rename.title) {
+            case .success(let title): attempt { try store.rename(rename.id, in: list, to: title) }
+            case .failure(let problem): errors.accept(problem.description)
+            }
+        }).disposed(by: disposeBag)
+        toggle.subscribe(onNext: { id in attempt { try store.toggle(id, in: list) } }).disposed(by: disposeBag)
+        toggleAll.subscribe(onNext: { attempt { try store.toggleAll(in: list) } }).disposed(by: disposeBag)
+        delete.subscribe(onNext: { id in attempt { try store.delete(id, from: list) } }).disposed(by: disposeBag)
+        move.subscribe(onNext: { move in attempt { try store.move(move.id, in: list, to: move.to) } }).disposed(by: disposeBag)
+        clearCompleted.subscribe(onNext: { attempt { try store.clearCompleted(in: list) } }).disposed(by: disposeBag)
+
+        editing = edit
+            .withLatestFrom(items) { id, items in items.first { $0.id == id } }
+            .compactMap { $0 }
+            .map { TodoEditViewModel(item: $0, store: store) }
+            .asSignal(onErrorSignalWith: .empty())
+    }
+}
+
+/// The edit screen of one item: a draft title, saved when valid.
+public final class TodoEditViewModel {
+    // Inputs.
+    public let title = PublishRelay<String>()
+    public let save = PublishRelay<Void>()
+
+    // Outputs.
+    public let list: Driver<String>
+    public let draft: Driver<String>
+    public let canSave: Driver<Bool>
+    public let error: Signal<String>
+    /// The title was saved: the page goes back to the list.
+    public let saved: Signal<Bool>
+
+    private let disposeBag = DisposeBag()
+
+    public init(item: TodoItem, store: TodoStore) {
+        let draft = BehaviorRelay(value: item.title)
+        title.bind(to: draft).disposed(by: disposeBag)
+        list = .just(item.list)
+        self.draft = draft.asDriver()
+        canSave = draft.map { if case .success = TodoStore.validate($0) { return true } else { return false } }.asDriver(onErrorJustReturn: false)
+        let errors = PublishRelay<String>(), saves = PublishRelay<Bool>()
+        error = errors.asSignal()
+        saved = saves.asSignal()
+        save.withLatestFrom(draft).subscribe(onNext: { text in
+            switch TodoStore.validate(text) {
+            case .success(let title):
+                do {
+                    try store.rename(item.id ?? -1, in: item.list, to: title)
+                    saves.accept(true)
+                } catch {
+                    errors.accept("\(error)")
+                }
+            case .failure(let problem):
+                errors.accept(problem.description)
+            }
+        }).disposed(by: disposeBag)
+    }
+}
