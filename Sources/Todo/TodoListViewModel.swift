@@ -22,6 +22,9 @@ public final class TodoListViewModel {
     public let toggleAll = PublishRelay<Void>()
     public let delete = PublishRelay<Int64>()
     public let move = PublishRelay<Move>()
+    /// Item `id` one place up or down (the buttons of a row).
+    public let moveUp = PublishRelay<Int64>()
+    public let moveDown = PublishRelay<Int64>()
     public let clearCompleted = PublishRelay<Void>()
     public let edit = PublishRelay<Int64>()
 
@@ -75,6 +78,14 @@ public final class TodoListViewModel {
         toggleAll.subscribe(onNext: { attempt { try store.toggleAll(in: list) } }).disposed(by: disposeBag)
         delete.subscribe(onNext: { id in attempt { try store.delete(id, from: list) } }).disposed(by: disposeBag)
         move.subscribe(onNext: { move in attempt { try store.move(move.id, in: list, to: move.to) } }).disposed(by: disposeBag)
+        for (relay, step) in [(moveUp, -1), (moveDown, 1)] {
+            relay.withLatestFrom(items) { id, items in (id, items.firstIndex { $0.id == id }) }
+                .subscribe(onNext: { id, index in
+                    guard let index else { return }
+                    attempt { try store.move(id, in: list, to: index + step) }
+                })
+                .disposed(by: disposeBag)
+        }
         clearCompleted.subscribe(onNext: { attempt { try store.clearCompleted(in: list) } }).disposed(by: disposeBag)
 
         editing = edit

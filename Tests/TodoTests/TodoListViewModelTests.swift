@@ -72,6 +72,13 @@ final class TodoListViewModelTests: XCTestCase {
         vm.send("move", TodoListViewModel.Move(id: 3, to: 99))
         vm.receive("items", [item(1, "a", at: 0), item(2, "b", at: 1), item(3, "c", at: 2)])
 
+        vm.send("moveDown", 1)
+        vm.receive("items", [item(2, "b", at: 0), item(1, "a", at: 1), item(3, "c", at: 2)])
+        vm.send("moveUp", 1)
+        vm.receive("items", [item(1, "a", at: 0), item(2, "b", at: 1), item(3, "c", at: 2)])
+        vm.send("moveUp", 1) // already first: the same order, written again
+        vm.receive("items", [item(1, "a", at: 0), item(2, "b", at: 1), item(3, "c", at: 2)])
+
         vm.send("rename", TodoListViewModel.Rename(id: 2, title: "bee"))
         vm.receive("items", [item(1, "a", at: 0), item(2, "bee", at: 1), item(3, "c", at: 2)])
 
