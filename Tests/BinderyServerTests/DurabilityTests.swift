@@ -1,0 +1,68 @@
+@testable import Bindery
+import BinderyTesting
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a 2xx promises: the todo list's changes are on disk before their
+/// inputs are answered, so `kill -9` at any moment loses none of them.
+final class DurabilityTests: XCTestCase {
+    private func serve(_ database: String) throws -> ServerProcess {
+        try ServerProcess(ServerProcess.binderyExecutable,
+                          arguments: ["serve", "--port", "0", "--database", database, "--log-level", "warning",
+                                      "--public-directory", TestServer.publicDirectory.path])
+    }
+
+    private func titles(_ port: UInt16, list: String) throws -> [String] {
+        let created = try HTTPClient(port: port).post("/api/todos", json: #"{"list": "\#(list)"}"#)
+        XCTAssertEqual(created.status, 201, created.text)
+        let outputs = try XCTUnwrap(created.json()["outputs"] as? [String: Any])
+        return (outputs["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+
+    func testEveryAnsweredInputSurvivesSIGKILLInOrderAndNothingElseDoes() throws {
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID()).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        var generator = SystemRandomNumberGenerator()
+
+        for round in 0..<2 {
+            let list = "round\(round)"
+            let server = try serve(database)
+            let client = HTTPClient(port: server.port)
+            let created = try client.post("/api/todos", json: #"{"list": "\#(list)"}"#)
+            let id = try XCTUnwrap(created.json()["id"] as? String, created.text)
+
+            // Inputs one after another, each answered before the next; the server
+            // is killed after a random number of answers, with the next one in flight.
+            let killAfter = Int.random(in: 100...300, using: &generator)
+            let answered = Locked<[String]>([])
+            let sender = Thread {
+                for index in 0..<1_000 {
+                    let title = "item-\(index)"
+                    guard let response = try? client.post("/api/todos/\(id)/inputs/add", json: "\"\(title)\""),
+                          (200..<300).contains(response.status) else { return }
+                    answered.withLock { $0.append(title) }
+                }
+            }
+            sender.start()
+            let deadline = Date() + 60
+            while answered.withLock({ $0.count }) < killAfter, Date() < deadline { usleep(200) }
+            server.send(SIGKILL)
+            XCTAssertNotNil(server.waitForExit(timeout: 10))
+            while sender.isExecuting, Date() < deadline { usleep(1_000) }
+            let acknowledged = answered.withLock { $0 }
+            XCTAssertGreaterThanOrEqual(acknowledged.count, killAfter, "round \(round)")
+
+            let restarted = try serve(database)
+            let kept = try titles(restarted.port, list: list)
+            // Every answered input, in order; at most the one in flight after them.
+            XCTAssertEqual(Array(kept.prefix(acknowledged.count)), acknowledged, "round \(round)")
+            XCTAssertLessThanOrEqual(kept.count, acknowledged.count + 1, "round \(round): \(kept.suffix(3))")
+            if kept.count > acknowledged.count { XCTAssertEqual(kept.last, "item-\(acknowledged.count)") }
+            restarted.send(SIGTERM)
+            XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
+        }
+    }
+}
