@@ -4,6 +4,6 @@ import ArgumentParser
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the benchmarks and print their figures.",
-        subcommands: [ServerBench.self, RxBench.self, SoakBench.self, CompareBench.self, TargetBench.self]
+        subcommands: [ServerBench.self, RxBench.self, SoakBench.self, CompareBench.self, TargetBench.self, TodoBench.self]
     )
 }
