@@ -68,6 +68,10 @@ public final class BinderyApp: Sendable {
         return configuration
     }
 
+    /// What the ViewModels need from outside, handed to every factory
+    /// (`context.services`): the app's database is there (`services.database()`).
+    public var services: Services { application.services }
+
     /// Registers a ViewModel under `name` (see `Application.register`).
     public func register<ViewModel>(
         _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
