@@ -11,9 +11,8 @@ public enum Todo {
     /// Registers `todos` (and its edit screen, `todo-edit`) with `application`.
     public static func register(in application: Application) {
         // One store per application, over its database, made on first use.
-        let services = application.services
-        if !services.contains(TodoStore.self) {
-            services.register(TodoStore.self) { try TodoStore(database: try services.database()) }
+        if !application.services.contains(TodoStore.self) {
+            application.services.register(TodoStore.self) { services in try TodoStore(database: try services.database()) }
         }
         application.register("todos", summary: "RxTodo on SQLite: a shared, durable todo list per list id ({\"list\": \"groceries\"}).") { context in
             let list = try context.parameters(as: Parameters.self).list ?? "default"

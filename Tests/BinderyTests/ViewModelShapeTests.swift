@@ -240,8 +240,8 @@ final class ServicesTests: XCTestCase {
     func testAServiceIsMadeOnceOnFirstUseAndMayUseAnother() throws {
         let services = Services()
         let made = Locked(0)
-        services.register(Database.self) { made.withLock { $0 += 1 }; return Database() }
-        services.register(Store.self) { Store(try services.get(Database.self)) }
+        services.register(Database.self) { _ in made.withLock { $0 += 1 }; return Database() }
+        services.register(Store.self) { services in Store(try services.get(Database.self)) }
         XCTAssertEqual(made.withLock { $0 }, 0)
         let store = try services.get(Store.self)
         XCTAssertTrue(store.database === (try services.get(Database.self)))
@@ -254,7 +254,7 @@ final class ServicesTests: XCTestCase {
         XCTAssertThrowsError(try services.get(Database.self)) { error in
             XCTAssertTrue("\(error)".contains("no service Database is registered"), "\(error)")
         }
-        services.register(Store.self) { throw Broken() }
+        services.register(Store.self) { _ in throw Broken() }
         XCTAssertThrowsError(try services.get(Store.self)) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)
         }

@@ -5,7 +5,8 @@ import Foundation
 /// handed to every factory through `ViewModelContext.services`.
 ///
 /// ```swift
-/// app.services.register(WeatherClient.self) { WeatherClient(key: …) }   // made on first use
+/// app.services.register(WeatherClient.self) { _ in WeatherClient(key: …) }   // made on first use
+/// app.services.register(Store.self) { services in Store(try services.database()) } // from another
 /// app.register("forecast") { context in ForecastViewModel(client: try context.services.get(WeatherClient.self)) }
 /// ```
 ///
@@ -18,7 +19,7 @@ import Foundation
 public final class Services: @unchecked Sendable {
     private enum Entry {
         case made(Any)
-        case factory(@Sendable () throws -> Any)
+        case factory(@Sendable (Services) throws -> Any)
     }
 
     /// Recursive: a service's factory may ask for another (the store for the database).
@@ -33,8 +34,10 @@ public final class Services: @unchecked Sendable {
     }
 
     /// Registers `make` to make the `Service` the first time one is asked for.
-    public func register<Service>(_ type: Service.Type, _ make: @escaping @Sendable () throws -> Service) {
-        lock.withLock { entries[ObjectIdentifier(type)] = .factory { try make() } }
+    /// It gets these services, to ask for the ones it needs: capturing them
+    /// instead would make a cycle that keeps them alive forever.
+    public func register<Service>(_ type: Service.Type, _ make: @escaping @Sendable (Services) throws -> Service) {
+        lock.withLock { entries[ObjectIdentifier(type)] = .factory { try make($0) } }
     }
 
     /// The registered `Service`; throws a client-facing error if there is none
@@ -47,7 +50,7 @@ public final class Services: @unchecked Sendable {
                 return service as! Service
             case .factory(let make)?:
                 do {
-                    let service = try make()
+                    let service = try make(self)
                     entries[ObjectIdentifier(type)] = .made(service)
                     return service as! Service
                 } catch {

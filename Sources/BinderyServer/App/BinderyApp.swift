@@ -30,7 +30,7 @@ public final class BinderyApp: Sendable {
         application = Application(configuration: configuration.runtime)
         // The database, opened when a ViewModel first asks for it.
         let path = configuration.databasePath, logger = configuration.runtime.logger
-        application.services.register((any DatabaseWriter).self) {
+        application.services.register((any DatabaseWriter).self) { _ in
             let database = try BinderyDatabase.open(path: path)
             logger.info("database opened", metadata: ["path": "\(path)"])
             return database
