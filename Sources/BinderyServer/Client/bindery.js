@@ -29,7 +29,9 @@
 //   data-on-<event>="input"    sends the input; the payload is data-payload (JSON), else
 //                              for a form its fields as an object (or, with
 //                              data-payload-field="name", that field's value), for a control its value,
-//                              for a list item data-item-payload="field" (or the item's key);
+//                              for a list item data-item-payload="field" (or the item's key;
+//                              a form in a list row sends its fields and the row's key,
+//                              {"id": 3, "title": "…"}, named by the list's data-key);
 //                              sends go out in order, pending debounced input first
 //   data-debounce="300"        milliseconds to wait for input events (default 250)
 //   Enter in a form's field, or a click, acts on what was just typed: the debounced
@@ -124,18 +126,19 @@ function applyBindings(element, prefix, matches, valueOf) {
 
 const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|style-.+|attr-.+|class-.+)$/;
 
-/** The payload a DOM event carries to its input. */
-function payloadOf(element, item, key) {
+/**
+ * The payload a DOM event carries to its input; `item` and `key` are a list
+ * row's value and key (`keyField` names the key: the list's data-key).
+ */
+function payloadOf(element, item, key, keyField) {
   if (element.dataset.payload !== undefined) return JSON.parse(element.dataset.payload);
-  if (item !== undefined) {
-    const field = element.dataset.itemPayload;
-    return field ? pick(item, `.${field}`) : key;
-  }
+  if (item !== undefined && element.dataset.itemPayload) return pick(item, `.${element.dataset.itemPayload}`);
   if (element instanceof HTMLFormElement && element.dataset.payloadField) {
     return payloadOf(element.elements.namedItem(element.dataset.payloadField));
   }
   if (element instanceof HTMLFormElement) {
-    const fields = {};
+    // A form in a list row names its row: {"id": 3, "title": "oat milk"}.
+    const fields = item !== undefined ? { [keyField]: key } : {};
     for (const control of element.elements) {
       if (!control.name) continue;
       if (control.type === "checkbox") fields[control.name] = control.checked;
@@ -144,6 +147,7 @@ function payloadOf(element, item, key) {
     }
     return fields;
   }
+  if (item !== undefined) return key;
   if (element.type === "checkbox") return element.checked;
   if (element.type === "number" || element.type === "range") return element.valueAsNumber;
   if ("value" in element && element.tagName !== "BUTTON") return element.value;
@@ -815,7 +819,7 @@ export class Binding extends EventTarget {
         element.dataset.key = key;
         entry = { element, item };
         rendered.set(key, entry);
-        this.#wire(element, () => entry.item, rawKey);
+        this.#wire(element, () => entry.item, rawKey, keyField);
       }
       entry.item = item;
       for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
@@ -861,7 +865,7 @@ export class Binding extends EventTarget {
   }
 
   // Wires DOM events under `scope` to inputs; `item()` gives a list item's value.
-  #wire(scope, item, key) {
+  #wire(scope, item, key, keyField) {
     const elements = [scope, ...scope.querySelectorAll("*")].filter((element) => !element.closest("template"));
     for (const element of elements) {
       if (item === undefined && element.closest("[data-list]") && element.closest("[data-list]") !== element) continue;
@@ -874,7 +878,7 @@ export class Binding extends EventTarget {
           clearTimeout(timer);
           this.debounced.delete(send);
           delete element.dataset.dirty;
-          const payload = payloadOf(element, item ? item() : undefined, key);
+          const payload = payloadOf(element, item ? item() : undefined, key, keyField);
           const sent = this.send(input, payload);
           sent.catch(() => {});
           if (event === "submit" && element.dataset.reset !== undefined) element.reset();
