@@ -37,6 +37,9 @@
 //   Enter in a form's field, or a click, acts on what was just typed: the debounced
 //   input is sent first and its answer (the session's snapshot) updates the page, so a
 //   submit button enabled by that input (data-enabled="canSend") is enabled in time.
+//   A field the user is typing in keeps its text while its output changes (another tab);
+//   once a form's input is answered its bound fields show the outputs again, so a change
+//   the ViewModel refused (an empty title) does not stay on screen as if it were saved.
 //
 // State:   <span data-bindery-connection>    the connection, also <html data-bindery-state="…">:
 //            connecting   opening the stream (or creating the session)
@@ -869,6 +872,11 @@ export class Binding extends EventTarget {
     const elements = [scope, ...scope.querySelectorAll("*")].filter((element) => !element.closest("template"));
     for (const element of elements) {
       if (item === undefined && element.closest("[data-list]") && element.closest("[data-list]") !== element) continue;
+      // A bound field that is sent with its form (a row's title) keeps what the
+      // user types while the output changes under it (another tab, another row).
+      if ((element.dataset.value ?? element.dataset.itemValue) !== undefined && element.dataset.onInput === undefined) {
+        element.addEventListener("input", () => (element.dataset.dirty = "1"));
+      }
       for (const attribute of [...element.attributes]) {
         if (!attribute.name.startsWith("data-on-")) continue;
         const event = attribute.name.slice("data-on-".length);
@@ -878,9 +886,11 @@ export class Binding extends EventTarget {
           clearTimeout(timer);
           this.debounced.delete(send);
           delete element.dataset.dirty;
+          if (element instanceof HTMLFormElement) for (const control of element.elements) delete control.dataset.dirty;
           const payload = payloadOf(element, item ? item() : undefined, key, keyField);
           const sent = this.send(input, payload);
           sent.catch(() => {});
+          if (element instanceof HTMLFormElement) sent.finally(() => this.#showStored(element, item)).catch(() => {});
           if (event === "submit" && element.dataset.reset !== undefined) element.reset();
           return sent;
         };
@@ -900,6 +910,16 @@ export class Binding extends EventTarget {
         });
         if (event === "submit" && element instanceof HTMLFormElement) this.#submitOnEnter(element);
       }
+    }
+  }
+
+  // Once a form's input is answered its bound fields show the outputs again, so
+  // a change the ViewModel refused (an empty title) does not stay on screen as if
+  // it were saved: an unchanged output sends no new value to put it back.
+  #showStored(form, item) {
+    for (const control of form.elements) {
+      if (item) applyBindings(control, "data-item-", () => true, (path) => (path === "." ? item() : pick(item(), `.${path}`)));
+      else applyBindings(control, "data-", (path) => this.values.has(outputOf(path)), (path) => pick(this.values.get(outputOf(path)), path));
     }
   }
 
