@@ -23,6 +23,9 @@
 //                              value's fields, else its [data-dialog-text] shows the text
 //   data-navigate="out"        a ViewModel reference moves the page to that session
 //                              (data-navigate-page="/detail.html", default /<vm>.html)
+//   data-back="out"            a truthy value goes back a page, like Back (a child screen
+//                              that is done: data-back="saved"); a page opened directly
+//                              goes to data-back-page (default "/")
 //   Any output name works, "error", "open" and "message" included.
 //
 // DOM events → inputs:
@@ -127,7 +130,7 @@ function applyBindings(element, prefix, matches, valueOf) {
   }
 }
 
-const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|style-.+|attr-.+|class-.+)$/;
+const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|back|style-.+|attr-.+|class-.+)$/;
 
 /**
  * The payload a DOM event carries to its input; `item` and `key` are a list
@@ -796,6 +799,7 @@ export class Binding extends EventTarget {
       if (element.dataset.toast !== undefined && matches(element.dataset.toast)) this.#toast(element, pick(value, element.dataset.toast));
       if (element.dataset.dialog !== undefined && matches(element.dataset.dialog)) this.#dialog(element, pick(value, element.dataset.dialog));
       if (element.dataset.navigate !== undefined && matches(element.dataset.navigate)) this.#navigate(element, pick(value, element.dataset.navigate));
+      if (element.dataset.back !== undefined && matches(element.dataset.back)) this.#back(element, pick(value, element.dataset.back));
     }
     this.dispatchEvent(new CustomEvent("output", { detail: { name, value, id } }));
   }
@@ -865,6 +869,13 @@ export class Binding extends EventTarget {
     if (!reference || !reference.viewModel || !reference.id) return;
     const page = element.dataset.navigatePage ?? `/${reference.viewModel}.html`;
     location.assign(`${page}?session=${encodeURIComponent(reference.id)}`);
+  }
+
+  #back(element, done) {
+    if (!done) return;
+    // A page opened in a new tab or from a link elsewhere has nothing of ours to go back to.
+    if (history.length > 1) history.back();
+    else location.assign(element.dataset.backPage ?? "/");
   }
 
   // Wires DOM events under `scope` to inputs; `item()` gives a list item's value.
