@@ -3,27 +3,18 @@ tabs, the list surviving a restart (SQLite), and the edit screen."""
 import itertools
 import os
 
-import pytest
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import RestartableServer, hide_shared_worker, notice, page_state, start_server, stop_server, wait, wait_open
+from conftest import RestartableServer, hide_shared_worker, notice, page_state, wait, wait_open
 
 _lists = itertools.count(1)
 
 
 def new_list():
-    """A list id of its own per test: the module's tests share one database."""
+    """A list id of its own per test: the module's tests share one server and its database."""
     return f"test-{next(_lists)}"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # The todo lists live in SQLite: a file of this module's own, not bindery.sqlite in the checkout.
-    running = start_server(["--database", str(tmp_path_factory.mktemp("todos") / "todos.sqlite")])
-    yield running
-    stop_server(running)
 
 
 def open_list(browser, server, name):
