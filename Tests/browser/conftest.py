@@ -1,9 +1,11 @@
 """Fixtures: the real `bindery serve` on a free loopback port, and headless Chromium."""
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -19,9 +21,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class RunningServer:
-    def __init__(self, process, url):
+    def __init__(self, process, url, scratch=None):
         self.process = process
         self.url = url
+        self.scratch = scratch
         # The server logs a line per request: read its output all the time, so
         # a full pipe never blocks it.
         self.output = []
@@ -54,25 +57,36 @@ def free_port():
 
 
 def start_server(extra=(), port=0):
+    """`bindery serve` with `extra` options; without `--database`, a SQLite file of its own."""
     binary = os.environ.get("BINDERY_BINARY", os.path.join(ROOT, ".build/debug/bindery"))
+    scratch, database = None, []
+    if "--database" not in extra:
+        # The catalog (GET /api) opens the app's database, bindery.sqlite in the
+        # working directory by default: it would land in the checkout, shared by every run.
+        scratch = tempfile.mkdtemp(prefix="bindery-test-")
+        database = ["--database", os.path.join(scratch, "bindery.sqlite")]
     process = subprocess.Popen(
-        [binary, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), *extra],
+        [binary, "serve", "--port", str(port), "--public-directory", os.path.join(ROOT, "Public"), *database, *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         line = process.stdout.readline()
         match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
         if match:
-            return RunningServer(process, match.group(1))
+            return RunningServer(process, match.group(1), scratch)
         if process.poll() is not None:
             break
     process.kill()
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
     raise RuntimeError("bindery serve did not start")
 
 
 def stop_server(server):
     server.process.send_signal(signal.SIGTERM)
     code = server.process.wait(timeout=15)
+    if server.scratch:
+        shutil.rmtree(server.scratch, ignore_errors=True)
     assert code == 0, f"bindery exited with {code} on SIGTERM"
 
 

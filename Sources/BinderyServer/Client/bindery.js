@@ -23,18 +23,26 @@
 //                              value's fields, else its [data-dialog-text] shows the text
 //   data-navigate="out"        a ViewModel reference moves the page to that session
 //                              (data-navigate-page="/detail.html", default /<vm>.html)
+//   data-back="out"            a truthy value goes back a page, like Back (a child screen
+//                              that is done: data-back="saved"); a page opened directly
+//                              goes to data-back-page (default "/")
 //   Any output name works, "error", "open" and "message" included.
 //
 // DOM events → inputs:
 //   data-on-<event>="input"    sends the input; the payload is data-payload (JSON), else
 //                              for a form its fields as an object (or, with
 //                              data-payload-field="name", that field's value), for a control its value,
-//                              for a list item data-item-payload="field" (or the item's key);
+//                              for a list item data-item-payload="field" (or the item's key;
+//                              a form in a list row sends its fields and the row's key,
+//                              {"id": 3, "title": "…"}, named by the list's data-key);
 //                              sends go out in order, pending debounced input first
 //   data-debounce="300"        milliseconds to wait for input events (default 250)
 //   Enter in a form's field, or a click, acts on what was just typed: the debounced
 //   input is sent first and its answer (the session's snapshot) updates the page, so a
 //   submit button enabled by that input (data-enabled="canSend") is enabled in time.
+//   A field the user is typing in keeps its text while its output changes (another tab);
+//   once a form's input is answered its bound fields show the outputs again, so a change
+//   the ViewModel refused (an empty title) does not stay on screen as if it were saved.
 //
 // State:   <span data-bindery-connection>    the connection, also <html data-bindery-state="…">:
 //            connecting   opening the stream (or creating the session)
@@ -122,20 +130,21 @@ function applyBindings(element, prefix, matches, valueOf) {
   }
 }
 
-const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|style-.+|attr-.+|class-.+)$/;
+const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|back|style-.+|attr-.+|class-.+)$/;
 
-/** The payload a DOM event carries to its input. */
-function payloadOf(element, item, key) {
+/**
+ * The payload a DOM event carries to its input; `item` and `key` are a list
+ * row's value and key (`keyField` names the key: the list's data-key).
+ */
+function payloadOf(element, item, key, keyField) {
   if (element.dataset.payload !== undefined) return JSON.parse(element.dataset.payload);
-  if (item !== undefined) {
-    const field = element.dataset.itemPayload;
-    return field ? pick(item, `.${field}`) : key;
-  }
+  if (item !== undefined && element.dataset.itemPayload) return pick(item, `.${element.dataset.itemPayload}`);
   if (element instanceof HTMLFormElement && element.dataset.payloadField) {
     return payloadOf(element.elements.namedItem(element.dataset.payloadField));
   }
   if (element instanceof HTMLFormElement) {
-    const fields = {};
+    // A form in a list row names its row: {"id": 3, "title": "oat milk"}.
+    const fields = item !== undefined ? { [keyField]: key } : {};
     for (const control of element.elements) {
       if (!control.name) continue;
       if (control.type === "checkbox") fields[control.name] = control.checked;
@@ -144,6 +153,7 @@ function payloadOf(element, item, key) {
     }
     return fields;
   }
+  if (item !== undefined) return key;
   if (element.type === "checkbox") return element.checked;
   if (element.type === "number" || element.type === "range") return element.valueAsNumber;
   if ("value" in element && element.tagName !== "BUTTON") return element.value;
@@ -789,6 +799,7 @@ export class Binding extends EventTarget {
       if (element.dataset.toast !== undefined && matches(element.dataset.toast)) this.#toast(element, pick(value, element.dataset.toast));
       if (element.dataset.dialog !== undefined && matches(element.dataset.dialog)) this.#dialog(element, pick(value, element.dataset.dialog));
       if (element.dataset.navigate !== undefined && matches(element.dataset.navigate)) this.#navigate(element, pick(value, element.dataset.navigate));
+      if (element.dataset.back !== undefined && matches(element.dataset.back)) this.#back(element, pick(value, element.dataset.back));
     }
     this.dispatchEvent(new CustomEvent("output", { detail: { name, value, id } }));
   }
@@ -815,7 +826,7 @@ export class Binding extends EventTarget {
         element.dataset.key = key;
         entry = { element, item };
         rendered.set(key, entry);
-        this.#wire(element, () => entry.item, rawKey);
+        this.#wire(element, () => entry.item, rawKey, keyField);
       }
       entry.item = item;
       for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
@@ -860,11 +871,23 @@ export class Binding extends EventTarget {
     location.assign(`${page}?session=${encodeURIComponent(reference.id)}`);
   }
 
+  #back(element, done) {
+    if (!done) return;
+    // A page opened in a new tab or from a link elsewhere has nothing of ours to go back to.
+    if (history.length > 1) history.back();
+    else location.assign(element.dataset.backPage ?? "/");
+  }
+
   // Wires DOM events under `scope` to inputs; `item()` gives a list item's value.
-  #wire(scope, item, key) {
+  #wire(scope, item, key, keyField) {
     const elements = [scope, ...scope.querySelectorAll("*")].filter((element) => !element.closest("template"));
     for (const element of elements) {
       if (item === undefined && element.closest("[data-list]") && element.closest("[data-list]") !== element) continue;
+      // A bound field that is sent with its form (a row's title) keeps what the
+      // user types while the output changes under it (another tab, another row).
+      if ((element.dataset.value ?? element.dataset.itemValue) !== undefined && element.dataset.onInput === undefined) {
+        element.addEventListener("input", () => (element.dataset.dirty = "1"));
+      }
       for (const attribute of [...element.attributes]) {
         if (!attribute.name.startsWith("data-on-")) continue;
         const event = attribute.name.slice("data-on-".length);
@@ -874,9 +897,11 @@ export class Binding extends EventTarget {
           clearTimeout(timer);
           this.debounced.delete(send);
           delete element.dataset.dirty;
-          const payload = payloadOf(element, item ? item() : undefined, key);
+          if (element instanceof HTMLFormElement) for (const control of element.elements) delete control.dataset.dirty;
+          const payload = payloadOf(element, item ? item() : undefined, key, keyField);
           const sent = this.send(input, payload);
           sent.catch(() => {});
+          if (element instanceof HTMLFormElement) sent.finally(() => this.#showStored(element, item)).catch(() => {});
           if (event === "submit" && element.dataset.reset !== undefined) element.reset();
           return sent;
         };
@@ -896,6 +921,16 @@ export class Binding extends EventTarget {
         });
         if (event === "submit" && element instanceof HTMLFormElement) this.#submitOnEnter(element);
       }
+    }
+  }
+
+  // Once a form's input is answered its bound fields show the outputs again, so
+  // a change the ViewModel refused (an empty title) does not stay on screen as if
+  // it were saved: an unchanged output sends no new value to put it back.
+  #showStored(form, item) {
+    for (const control of form.elements) {
+      if (item) applyBindings(control, "data-item-", () => true, (path) => (path === "." ? item() : pick(item(), `.${path}`)));
+      else applyBindings(control, "data-", (path) => this.values.has(outputOf(path)), (path) => pick(this.values.get(outputOf(path)), path));
     }
   }
 
