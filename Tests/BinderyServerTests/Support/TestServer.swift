@@ -19,6 +19,7 @@ final class TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.publicDirectory = Self.publicDirectory
+        configuration.databasePath = ":memory:" // the catalog probes the todo list, which opens the database
         configure(&configuration)
         server = try buildServer(configuration)
         try server.start()
