@@ -1,0 +1,40 @@
+import BinderyTesting
+import Foundation
+import XCTest
+
+/// The todo list over HTTP: one list per id, shared by every session of it.
+final class TodoServerTests: XCTestCase {
+    func testTwoStreamsOnOneListSeeEachOthersChangesAndAnotherListDoesNot() throws {
+        let server = try TestServer()
+        func create(_ list: String) throws -> String {
+            let response = try server.client.post("/api/todos", json: #"{"list": "\#(list)"}"#)
+            XCTAssertEqual(response.status, 201, response.text)
+            return try XCTUnwrap(response.json()["id"] as? String)
+        }
+        let first = try create("groceries"), second = try create("groceries"), other = try create("work")
+        let streams = try [first, second].map { try SSEClient(port: server.port, path: "/api/todos/\($0)/events") }
+        let otherStream = try SSEClient(port: server.port, path: "/api/todos/\(other)/events")
+        func items(_ stream: SSEClient) throws -> String? {
+            while let event = try stream.next() { if event.event == "items" { return event.data } }
+            return nil
+        }
+        for stream in streams + [otherStream] { XCTAssertEqual(try items(stream), "[]") }
+
+        XCTAssertEqual(try server.client.post("/api/todos/\(first)/inputs/add", json: #""milk""#).status, 200)
+        for stream in streams { XCTAssertTrue(try items(stream)?.contains(#""title":"milk""#) == true) }
+        XCTAssertEqual(try server.client.post("/api/todos/\(second)/inputs/toggle", json: "1").status, 200)
+        for stream in streams { XCTAssertTrue(try items(stream)?.contains(#""done":true"#) == true) }
+
+        // The other list heard nothing: its next items are its own first add.
+        XCTAssertEqual(try server.client.post("/api/todos/\(other)/inputs/add", json: #""report""#).status, 200)
+        let otherItems = try items(otherStream)
+        XCTAssertTrue(otherItems?.contains("report") == true && otherItems?.contains("milk") == false, otherItems ?? "")
+    }
+
+    func testABadListNameIs400() throws {
+        let server = try TestServer()
+        let response = try server.client.post("/api/todos", json: #"{"list": "no spaces"}"#)
+        XCTAssertEqual(response.status, 400, response.text)
+        XCTAssertTrue(response.text.contains("list"), response.text)
+    }
+}
