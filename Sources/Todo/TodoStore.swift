@@ -74,7 +74,7 @@ public final class TodoStore: @unchecked Sendable {
     public func add(_ title: String, to list: String) throws {
         try change(list) { db in
             let end = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM todo WHERE list = ?", arguments: [list]) ?? 0
-            var item = TodoItem(id: nil, list: list, title: title, done: false, position: end)
+            let item = TodoItem(id: nil, list: list, title: title, done: false, position: end)
             try item.insert(db)
         }
     }
