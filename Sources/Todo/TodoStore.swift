@@ -2,17 +2,6 @@ import Bindery
 import BinderyDatabase
 import Foundation
 
-/// One item of a todo list, as the page shows it.
-public struct TodoItem: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
-    public var id: Int64?
-    public var list: String
-    public var title: String
-    public var done: Bool
-    public var position: Int
-
-    public static let databaseTableName = "todo"
-}
-
 /// The todo lists in the app's database, and their live values: every
 /// ViewModel of a list reads the same relay, so a change made through one
 /// session (or curl) reaches every page on that list at once.
@@ -146,10 +135,4 @@ public final class TodoStore: @unchecked Sendable {
     private static func fetch(_ list: String, _ db: Database) throws -> [TodoItem] {
         try TodoItem.fetchAll(db, sql: "SELECT * FROM todo WHERE list = ? ORDER BY position, id", arguments: [list])
     }
-}
-
-/// A change the store refused, for a person.
-public struct TodoError: Error, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -2,12 +2,6 @@ import Bindery
 import Foundation
 import Logging
 
-/// How log lines look: `text` for a terminal, `json` (one object per line) for
-/// a log pipeline.
-public enum LogFormat: String, Sendable, CaseIterable {
-    case text, json
-}
-
 /// Bindery's log handler: one line per message on standard error (or any
 /// sink), with its metadata as `key=value` pairs or as JSON fields.
 ///

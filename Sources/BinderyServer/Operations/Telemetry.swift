@@ -4,18 +4,6 @@ import Foundation
 import Logging
 import Prometheus
 
-/// Why an event stream ended.
-enum StreamEnding: String, CaseIterable, Sendable {
-    /// The client went away (closed its tab, lost its network).
-    case clientLeft = "client_left"
-    /// It fell more than the buffer behind; the client resumes by `Last-Event-ID`.
-    case overflow
-    /// Its session was disposed (`bindery.end`).
-    case sessionEnded = "session_ended"
-    /// The server stops.
-    case shutdown
-}
-
 /// What the server tells its operator: one log line per request and per
 /// stream opened and closed, and the metrics `GET /metrics` shows.
 ///
@@ -164,36 +152,5 @@ final class Telemetry: Sendable {
         }
         for (name, count) in counts { gauges[name]?.record(count) }
         return Data(registry.emitToBuffer())
-    }
-}
-
-/// A request path as logs and metrics name it: the session id replaced by
-/// `{sid}`, so that lines of one route look alike.
-struct Route {
-    let template: String
-    let session: String?
-    let input: (viewModel: String, name: String)?
-
-    init(_ path: String) {
-        // Split on bytes: splitting Characters costs ten times more, on every request.
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-        guard parts.count >= 3, parts[0].elementsEqual("api".utf8) else {
-            (template, session, input) = (path, nil, nil)
-            return
-        }
-        let viewModel = String(Substring(parts[1]))
-        session = String(Substring(parts[2]))
-        var template = "/api/" + viewModel + "/{sid}"
-        for part in parts.dropFirst(3) { template += "/" + String(Substring(part)) }
-        self.template = template
-        input = parts.count == 5 && parts[3].elementsEqual("inputs".utf8) ? (viewModel, String(Substring(parts[4]))) : nil
-    }
-}
-
-extension Duration {
-    /// The whole duration in nanoseconds.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

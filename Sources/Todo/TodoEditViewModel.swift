@@ -1,0 +1,42 @@
+import Bindery
+
+/// The edit screen of one item: a draft title, saved when valid.
+public final class TodoEditViewModel {
+    // Inputs.
+    public let title = PublishRelay<String>()
+    public let save = PublishRelay<Void>()
+
+    // Outputs.
+    public let list: Driver<String>
+    public let draft: Driver<String>
+    public let canSave: Driver<Bool>
+    public let error: Signal<String>
+    /// The title was saved: the page goes back to the list.
+    public let saved: Signal<Bool>
+
+    private let disposeBag = DisposeBag()
+
+    public init(item: TodoItem, store: TodoStore) {
+        let draft = BehaviorRelay(value: item.title)
+        title.bind(to: draft).disposed(by: disposeBag)
+        list = .just(item.list)
+        self.draft = draft.asDriver()
+        canSave = draft.map { if case .success = TodoStore.validate($0) { return true } else { return false } }.asDriver(onErrorJustReturn: false)
+        let errors = PublishRelay<String>(), saves = PublishRelay<Bool>()
+        error = errors.asSignal()
+        saved = saves.asSignal()
+        save.withLatestFrom(draft).subscribe(onNext: { text in
+            switch TodoStore.validate(text) {
+            case .success(let title):
+                do {
+                    try store.rename(item.id ?? -1, in: item.list, to: title)
+                    saves.accept(true)
+                } catch {
+                    errors.accept("\(error)")
+                }
+            case .failure(let problem):
+                errors.accept(problem.description)
+            }
+        }).disposed(by: disposeBag)
+    }
+}
