@@ -29,14 +29,19 @@ public final class Socket {
     /// Connects to 127.0.0.1:`port`.
     public init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard Self.connect(fd, toLoopbackPort: port) == 0 else { close(fd); throw HTTPClientError.connect }
+    }
+
+    /// `connect(2)`s socket `fd` to 127.0.0.1:`port`; its result (a non-blocking
+    /// socket answers -1 with `EINPROGRESS` while it connects).
+    static func connect(_ fd: Int32, toLoopbackPort port: UInt16) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else { close(fd); throw HTTPClientError.connect }
     }
 
     deinit { close(fd) }

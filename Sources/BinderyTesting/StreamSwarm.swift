@@ -64,13 +64,7 @@ public final class StreamSwarm {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { closeAll(); throw HTTPClientError.connect }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | Int32(O_NONBLOCK))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            let result = Socket.connect(fd, toLoopbackPort: port)
             guard result == 0 || errno == EINPROGRESS else { Glibc.close(fd); closeAll(); throw HTTPClientError.connect }
             connections.append(Connection(fd: fd, request: request))
         }
