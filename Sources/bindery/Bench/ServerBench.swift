@@ -23,7 +23,7 @@ struct ServerBench: ParsableCommand {
 
     func run() throws {
         setvbuf(stdout, nil, _IOLBF, 0)
-        raiseFileLimit()
+        ProcessStats.raiseFileLimit()
         let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--connection-memory", "\(connectionMemory)"])
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
@@ -94,13 +94,6 @@ struct ServerBench: ParsableCommand {
             throw ValidationError("could not create a session: \(response.text)")
         }
         return id
-    }
-
-    private func raiseFileLimit() {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
 
