@@ -75,6 +75,9 @@ final class Telemetry: Sendable {
             }
             counter.increment()
         }
+        let logs = logger.logLevel <= .info
+        // The path is parsed only for what needs it: an input's metrics, a log line.
+        guard logs || (factory != nil && method == "POST") else { return }
         let route = Route(path)
         if let input = route.input, method == "POST", let factory {
             let instruments = inputs.withLock { table in
@@ -87,7 +90,7 @@ final class Telemetry: Sendable {
             instruments.count.increment()
             instruments.latency.recordNanoseconds(elapsed.nanoseconds)
         }
-        guard logger.logLevel <= .info else { return }
+        guard logs else { return }
         let hundredths = elapsed.nanoseconds / 10_000
         let fraction = hundredths % 100
         var metadata: Logger.Metadata = [
