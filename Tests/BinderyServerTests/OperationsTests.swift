@@ -55,7 +55,10 @@ final class OperationsTests: XCTestCase {
 
     func testMetricsCanBeTurnedOff() throws {
         let server = try TestServer { $0.metrics = false }
-        XCTAssertEqual(try server.client.get("/metrics").status, 404)
+        let off = try server.client.get("/metrics")
+        XCTAssertEqual(off.status, 404)
+        XCTAssertEqual(try off.json()["error"] as? String, "not_found")
+        XCTAssertTrue((try off.json()["message"] as? String ?? "").contains("metrics are off"))
         XCTAssertEqual(try server.client.get("/healthz").status, 200)
     }
 
@@ -63,7 +66,9 @@ final class OperationsTests: XCTestCase {
         let server = try TestServer { $0.shutdownGrace = .seconds(3) }
         XCTAssertEqual(try server.client.get("/healthz").text, #"{"status":"ok"}"#)
         XCTAssertEqual(try server.client.get("/readyz").text, #"{"status":"ready"}"#)
-        XCTAssertEqual(try server.client.post("/readyz").status, 405)
+        let post = try server.client.post("/readyz")
+        XCTAssertEqual(post.status, 405)
+        XCTAssertEqual(try post.json()["error"] as? String, "method_not_allowed")
 
         // A session busy in its ViewModel keeps the server draining.
         let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
