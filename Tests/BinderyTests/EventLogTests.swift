@@ -37,6 +37,21 @@ final class EventLogTests: XCTestCase {
         XCTAssertEqual(EventLog(retained: 4, encoder: Self.plain).replay(after: 0), .events([]))
     }
 
+    func testUnreadIsEachChangedDriversLatestAndEverySignalOrNilOnceASignalIsForgotten() {
+        var log = EventLog(retained: 3, encoder: Self.plain)
+        let title = log.append(name: "title", kind: .driver, json: json("1"))   // 1
+        let toast = log.append(name: "toast", kind: .signal, json: json("1"))   // 2
+        _ = log.append(name: "color", kind: .driver, json: json("1"))           // 3
+        let color = log.append(name: "color", kind: .driver, json: json("2"))   // 4
+        XCTAssertEqual(log.unread(after: 4), [])
+        XCTAssertEqual(log.unread(after: 3), [color])
+        XCTAssertEqual(log.unread(after: 1), [toast, color])
+        XCTAssertEqual(log.unread(after: 0), [title, toast, color], "title is forgotten but is its driver's latest")
+        _ = log.append(name: "color", kind: .driver, json: json("3"))           // 5: the toast is forgotten
+        XCTAssertNil(log.unread(after: 1))
+        XCTAssertEqual(log.unread(after: 2), [log.latest("color")!])
+    }
+
     func testEachEventIsEncodedOnceWithTheApplicationsEncoder() {
         let calls = Counter()
         var log = EventLog(retained: 4) { id, name, json in

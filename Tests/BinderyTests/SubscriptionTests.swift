@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Bindery
 
-/// A subscriber's bounded, coalescing feed of a session's events.
+/// A subscriber's coalescing feed of a session's events: a position in its broadcast.
 final class SubscriptionTests: XCTestCase {
     /// A reader that counts its wake-ups.
     final class Reader: SubscriptionReader, @unchecked Sendable {
@@ -10,16 +10,21 @@ final class SubscriptionTests: XCTestCase {
         func subscriptionHasItems() { calls.increment() }
     }
 
-    private var log = EventLog(retained: 64) { _, _, json in Array(json) }
     private var detached = Counter()
 
-    private func event(_ name: String, _ kind: OutputKind = .driver, _ value: String = "1") -> OutputEvent {
-        log.append(name: name, kind: kind, json: Data(value.utf8))
+    /// A broadcast retaining `retained` events, its readers allowed `maxBufferedBytes` behind.
+    private func broadcast(retained: Int = 64, maxBufferedBytes: Int = 10_000) -> Broadcast {
+        Broadcast(log: EventLog(retained: retained) { _, _, json in Array(json) }, maxBufferedBytes: maxBufferedBytes)
     }
 
-    private func feed(maxBufferedBytes: Int = 10_000, initial: [Subscription.Item] = []) -> Subscription {
+    private func feed(_ broadcast: Broadcast, initial: [Subscription.Item] = []) -> Subscription {
         let detached = detached
-        return Subscription(initial: initial, maxBufferedBytes: maxBufferedBytes) { _ in detached.increment() }
+        return broadcast.subscribe(initial: initial) { _ in detached.increment() }
+    }
+
+    @discardableResult
+    private func publish(_ broadcast: Broadcast, _ name: String, _ kind: OutputKind = .driver, _ value: String = "1") -> OutputEvent {
+        broadcast.publish(name: name, kind: kind, json: Data(value.utf8))
     }
 
     private func take(_ feed: Subscription) -> ([Subscription.Item], Subscription.Take) {
@@ -28,90 +33,125 @@ final class SubscriptionTests: XCTestCase {
         return (items, result)
     }
 
-    func testADriversNewerValueReplacesTheWaitingOneButSignalsAllStay() {
-        let feed = feed()
-        let color1 = event("color", .driver, "1"), toastA = event("toast", .signal, "\"a\"")
-        let color2 = event("color", .driver, "2"), toastB = event("toast", .signal, "\"b\"")
-        let color3 = event("color", .driver, "3")
-        [color1, toastA, color2, toastB, color3].forEach { feed.push($0) }
+    func testADriversNewerValueReplacesTheUnreadOneButSignalsAllStay() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        publish(broadcast, "color", .driver, "1")
+        let toastA = publish(broadcast, "toast", .signal, "\"a\"")
+        publish(broadcast, "color", .driver, "2")
+        let toastB = publish(broadcast, "toast", .signal, "\"b\"")
+        let color3 = publish(broadcast, "color", .driver, "3")
         XCTAssertEqual(take(feed).0, [.event(toastA), .event(toastB), .event(color3)])
         XCTAssertEqual(take(feed).1, .idle)
     }
 
+    func testANewerValueSupersedesTheOneInTheReplay() {
+        let broadcast = broadcast()
+        let first = publish(broadcast, "color", .driver, "1"), title = publish(broadcast, "title", .driver, "\"t\"")
+        let feed = feed(broadcast, initial: [.reset(lastEventID: 2), .event(first), .event(title)])
+        let second = publish(broadcast, "color", .driver, "2")
+        XCTAssertEqual(take(feed).0, [.reset(lastEventID: 2), .event(title), .event(second)])
+    }
+
     func testWhatTheReaderTookIsNeverReplaced() {
-        let feed = feed()
-        let first = event("color", .driver, "\"first\"")
-        feed.push(first)
+        let broadcast = broadcast(), feed = feed(broadcast)
+        let first = publish(broadcast, "color", .driver, "\"first\"")
         let (taken, _) = take(feed)
-        let second = event("color", .driver, "\"second\"")
-        feed.push(second)
+        let second = publish(broadcast, "color", .driver, "\"second\"")
         XCTAssertEqual(taken, [.event(first)])
         XCTAssertEqual(take(feed).0, [.event(second)])
     }
 
-    func testAFeedThatCannotKeepUpIsOverAndHoldsNothing() {
-        let feed = feed(maxBufferedBytes: 200)
-        var accepted = 0
-        for index in 0..<100 where feed.push(event("toast", .signal, "\"toast number \(index)\"")) { accepted += 1 }
-        XCTAssertLessThan(accepted, 100)
+    func testAReaderStartsAfterWhatTheLogHadWhenItSubscribed() {
+        let broadcast = broadcast()
+        publish(broadcast, "toast", .signal)
+        let feed = feed(broadcast)
+        XCTAssertEqual(take(feed).1, .idle)
+        let toast = publish(broadcast, "toast", .signal, "2")
+        XCTAssertEqual(take(feed).0, [.event(toast)])
+    }
+
+    func testAReaderTooFarBehindIsOverAndDetached() {
+        let broadcast = broadcast(maxBufferedBytes: 200), feed = feed(broadcast)
+        for index in 0..<100 { publish(broadcast, "toast", .signal, "\"toast number \(index)\"") }
         XCTAssertEqual(take(feed).1, .over(.overflow))
         XCTAssertTrue(take(feed).0.isEmpty)
+        XCTAssertEqual(detached.value, 1, "the session lets go of it")
+    }
+
+    func testAReaderBehindASignalTheLogForgotIsOver() {
+        let broadcast = broadcast(retained: 4), feed = feed(broadcast)
+        for _ in 0..<5 { publish(broadcast, "toast", .signal) }
+        XCTAssertEqual(take(feed).1, .over(.overflow))
     }
 
     func testDriversAloneNeverOverflowBecauseTheyCoalesce() {
-        let feed = feed(maxBufferedBytes: 200)
+        let broadcast = broadcast(retained: 4, maxBufferedBytes: 200), feed = feed(broadcast)
+        let title = publish(broadcast, "title", .driver, "\"t\"")
         var last: OutputEvent?
-        for index in 0..<10_000 {
-            last = event("color", .driver, "\(index)")
-            XCTAssertTrue(feed.push(last!))
-        }
-        XCTAssertEqual(take(feed).0, [.event(last!)])
+        for index in 0..<10_000 { last = publish(broadcast, "color", .driver, "\(index)") }
+        XCTAssertEqual(take(feed).0, [.event(title), .event(last!)], "the log forgot both, but they are each driver's latest")
     }
 
-    func testFinishDeliversWhatWaitsThenEndThenIsOver() {
-        let feed = feed(initial: [.reset(lastEventID: 7)])
-        let color = event("color")
-        feed.push(color)
-        feed.finish()
-        XCTAssertFalse(feed.push(event("color")), "nothing is queued after the end")
+    func testFinishDeliversWhatIsUnreadThenEndThenIsOver() {
+        let broadcast = broadcast(), feed = feed(broadcast, initial: [.reset(lastEventID: 7)])
+        let color = publish(broadcast, "color")
+        broadcast.finish()
+        XCTAssertTrue(feed.isOver)
         XCTAssertEqual(take(feed).0, [.reset(lastEventID: 7), .event(color), .end])
         XCTAssertEqual(take(feed).1, .over(.ended))
         XCTAssertEqual(detached.value, 0, "the session ended it: nothing to detach")
     }
 
     func testCancelDropsWhatWaitsAndDetachesOnce() {
-        let feed = feed()
-        feed.push(event("color"))
+        let broadcast = broadcast(), feed = feed(broadcast)
+        publish(broadcast, "color")
         feed.cancel()
         feed.cancel()
         XCTAssertEqual(take(feed).1, .over(.cancelled))
         XCTAssertEqual(detached.value, 1)
-        XCTAssertFalse(feed.push(event("color")))
+        XCTAssertTrue(feed.isOver)
     }
 
     func testAReaderIsWokenOnlyAfterItFoundNothingOncePerWait() {
-        let feed = feed()
+        let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
         feed.reader = reader
-        feed.push(event("color"))
+        publish(broadcast, "color")
         XCTAssertEqual(calls.value, 0, "the reader has not waited yet")
         XCTAssertEqual(take(feed).1, .items)
         XCTAssertEqual(take(feed).1, .idle)
-        feed.push(event("color"))
-        feed.push(event("toast", .signal))
+        XCTAssertEqual(take(feed).1, .idle, "asking again while waiting is harmless")
+        publish(broadcast, "color")
+        publish(broadcast, "toast", .signal)
         XCTAssertEqual(calls.value, 1, "one call per wait, however many events")
         _ = take(feed)
         XCTAssertEqual(take(feed).1, .idle)
-        feed.finish()
+        broadcast.finish()
         XCTAssertEqual(calls.value, 2, "the end of the feed wakes a waiting reader too")
     }
 
+    func testEveryWaitingReaderIsWokenByOnePublication() {
+        let broadcast = broadcast()
+        let readers = (0..<3).map { _ in Reader() }
+        let feeds = readers.map { reader -> Subscription in
+            let feed = feed(broadcast)
+            feed.reader = reader
+            XCTAssertEqual(take(feed).1, .idle)
+            return feed
+        }
+        let toast = publish(broadcast, "toast", .signal)
+        XCTAssertEqual(readers.map(\.calls.value), [1, 1, 1])
+        for feed in feeds { XCTAssertEqual(take(feed).0, [.event(toast)]) }
+    }
+
     func testTheReaderCancellingIsNotCalledBack() {
-        let feed = feed()
+        let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
         feed.reader = reader
         XCTAssertEqual(take(feed).1, .idle)
         feed.cancel()
+        publish(broadcast, "color")
+        broadcast.finish()
         XCTAssertEqual(calls.value, 0, "the reader cancels under its own lock: a call back would deadlock it")
         XCTAssertNil(feed.reader, "the feed lets go of its reader, which holds it: no cycle is left")
     }

@@ -3,13 +3,16 @@ import Foundation
 /// A session's numbered history of output values: every driver's latest value
 /// (the snapshot) and a bounded window of recent events for `Last-Event-ID` resume.
 ///
-/// Threading: confined to the session's scheduler.
+/// Threading: a value type, guarded by its `Broadcast`'s lock and written in the session's turns.
 struct EventLog {
     private let encoder: EventEncoder
     /// The id of the newest event, 0 before any.
     private(set) var lastID: UInt64 = 0
     private var latest: [String: OutputEvent] = [:]
     private var recent: RingBuffer<OutputEvent>
+    /// The id of the newest signal no longer retained (0 if none): a reader
+    /// behind it has lost a signal, where a lost driver value is superseded.
+    private var forgottenSignalID: UInt64 = 0
 
     /// A log keeping the last `retained` events for resume, encoding each with `encoder`.
     init(retained: Int, encoder: @escaping EventEncoder) {
@@ -22,7 +25,7 @@ struct EventLog {
         lastID += 1
         let event = OutputEvent(id: lastID, name: name, kind: kind, json: json, encoder: encoder)
         if kind == .driver { latest[name] = event }
-        recent.append(event)
+        if let forgotten = recent.append(event), forgotten.kind == .signal { forgottenSignalID = forgotten.id }
         return event
     }
 
@@ -38,6 +41,19 @@ struct EventLog {
         case events([OutputEvent])
         /// The id is unknown or too old: start over from the snapshot.
         case reset([OutputEvent])
+    }
+
+    /// What a reader that has read up to `position` (an id of this log) has not:
+    /// each driver's latest value if it changed, every signal, in order; nil
+    /// if a signal it has not read is no longer retained.
+    func unread(after position: UInt64) -> [OutputEvent]? {
+        guard position < lastID else { return [] }
+        // A reader that keeps up: the newest event alone (always a signal or its driver's latest).
+        if position + 1 == lastID, let newest = recent.last { return [newest] }
+        guard position >= forgottenSignalID else { return nil }
+        var events = latest.values.filter { $0.id > position }
+        for event in recent where event.kind == .signal && event.id > position { events.append(event) }
+        return events.sorted { $0.id < $1.id }
     }
 
     /// What comes after `id`, or a reset if the log no longer holds it.

@@ -8,14 +8,20 @@ struct RingBuffer<Element>: Sequence {
 
     var first: Element? { count == 0 ? nil : storage[head] }
 
-    mutating func append(_ element: Element) {
+    var last: Element? { count == 0 ? nil : storage[(head + count - 1) % storage.count] }
+
+    /// Appends `element`; returns the oldest one if it made room for it.
+    @discardableResult
+    mutating func append(_ element: Element) -> Element? {
         let tail = (head + count) % storage.count
+        let evicted = storage[tail]
         storage[tail] = element
         if count == storage.count {
             head = (head + 1) % storage.count
-        } else {
-            count += 1
+            return evicted
         }
+        count += 1
+        return nil
     }
 
     func makeIterator() -> AnyIterator<Element> {

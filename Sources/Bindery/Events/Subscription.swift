@@ -4,14 +4,17 @@ import Foundation
 /// snapshot), then each event as the session logs it, until the session ends
 /// or the client leaves. Grammar: `reset? event* end?`.
 ///
-/// The queue is bounded: a newer value of a driver replaces an older one still
-/// waiting, and when what waits exceeds `maxBufferedBytes` the feed is over
-/// (`.overflow`): the client resumes with `Last-Event-ID` rather than the
-/// server holding its backlog. The session pushes; the reader takes everything
-/// waiting in one call. A reader that found nothing is called back through
-/// its `reader` (outside any lock) once there is something, or the feed is over.
+/// A subscription is a position in its session's `Broadcast`: the session
+/// publishes each event once, and the reader takes everything it has not read
+/// in one call, a driver's older values coalesced into its newest. A reader
+/// that falls more than `maxBufferedBytes` behind, or behind a signal the log
+/// no longer retains, is over (`.overflow`): the client resumes with
+/// `Last-Event-ID` rather than the server holding its backlog. A reader that
+/// found nothing is called back through its `reader` (outside any lock) once
+/// there is something, or the feed is over.
 ///
-/// Thread safety: every method may be called from any thread.
+/// Thread safety: every method may be called from any thread; the state is
+/// guarded by the broadcast's lock.
 package final class Subscription: @unchecked Sendable {
     /// What the feed carries.
     package enum Item: Equatable, Sendable {
@@ -43,145 +46,117 @@ package final class Subscription: @unchecked Sendable {
         case over(Ending)
     }
 
-    private enum Status { case open, finishing, over(Ending) }
+    private enum Status { case open, ended, over(Ending) }
 
-    /// Everything the lock guards.
-    private struct Feed {
-        var queue: [Item]
-        var queuedBytes = 0
+    /// The reader's place, guarded by the broadcast's lock. Behind a pointer,
+    /// so changing it pays no runtime exclusivity check.
+    private struct Cursor {
+        /// What goes before the log's events: the replay or snapshot, perhaps a reset.
+        var initial: [Item]
+        /// The id of the last event of the log read.
+        var position: UInt64
         var status = Status.open
-        var readerWaits = false
-        var waker: Waker?
+        var waits = false
+        var reader: (any SubscriptionReader)?
         var detach: (@Sendable (Subscription) -> Void)?
-
-        mutating func end(_ ending: Ending) {
-            status = .over(ending)
-            queue = []
-            queuedBytes = 0
-        }
-
-        mutating func wake() -> Waker? {
-            guard readerWaits else { return nil }
-            readerWaits = false
-            return waker
-        }
     }
 
-    /// The most bytes (as encoded) that may wait before the feed is over.
-    package let maxBufferedBytes: Int
-    private let feed: Locked<Feed>
+    private let broadcast: Broadcast
+    private let cursor: UnsafeMutablePointer<Cursor>
 
-    /// A feed starting with `initial`; `detach` tells the session when the reader cancels.
-    init(initial: [Item], maxBufferedBytes: Int, detach: @escaping @Sendable (Subscription) -> Void) {
-        self.maxBufferedBytes = maxBufferedBytes
-        feed = Locked(Feed(queue: initial, queuedBytes: initial.reduce(0) { $0 + Self.size(of: $1) }, detach: detach))
+    /// The most bytes (as encoded) the reader may fall behind before the feed is over.
+    package var maxBufferedBytes: Int { broadcast.maxBufferedBytes }
+
+    /// Made by `Broadcast.subscribe`; `detach` tells the session when the feed is over for the reader's sake.
+    init(broadcast: Broadcast, initial: [Item], position: UInt64, detach: @escaping @Sendable (Subscription) -> Void) {
+        self.broadcast = broadcast
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: Cursor(initial: initial, position: position, detach: detach))
     }
 
-    /// The reader a push wakes when it found nothing before; set once, by the
-    /// reader, and held until `cancel`, which breaks the reader's cycle with it.
+    deinit {
+        cursor.deinitialize(count: 1)
+        cursor.deallocate()
+    }
+
+    /// The reader a publication wakes when it found nothing before; set once,
+    /// by the reader, and held until `cancel`, which breaks the reader's cycle with it.
     package var reader: (any SubscriptionReader)? {
-        get { feed.withLock { $0.waker?.reader } }
-        set { feed.withLock { $0.waker = newValue.map(Waker.init) } }
+        get { broadcast.state.withLock { _ in cursor.pointee.reader } }
+        set { broadcast.state.withLock { _ in cursor.pointee.reader = newValue } }
     }
 
-    /// The reader, in a class of its own: the fan-out gathers these in an array of
-    /// plain references and wakes them in one burst after queueing to everyone.
-    final class Waker: Sendable {
-        let reader: any SubscriptionReader
-        init(_ reader: any SubscriptionReader) { self.reader = reader }
-        func wake() { reader.subscriptionHasItems() }
-    }
-
-    private static func size(of item: Item) -> Int {
-        if case .event(let event) = item { return event.encoded.count }
-        return 64
-    }
-
-    /// What `push` did: whether the feed is still open, and the reader to wake, if it waits.
-    struct Pushed {
-        let isOpen: Bool
-        let waker: Waker?
-    }
-
-    /// Queues `event`, replacing a waiting older value of the same driver, and
-    /// wakes a waiting reader; returns false if the feed is over (now or before).
-    @discardableResult
-    func push(_ event: OutputEvent) -> Bool {
-        let pushed = pushWithoutWaking(event)
-        pushed.waker?.wake()
-        return pushed.isOpen
-    }
-
-    /// Queues `event` as `push` does but leaves waking the reader to the caller,
-    /// who can then wake every reader of a fan-out in one burst.
-    func pushWithoutWaking(_ event: OutputEvent) -> Pushed {
-        feed.withLock { feed -> Pushed in
-            guard case .open = feed.status else { return Pushed(isOpen: false, waker: nil) }
-            if event.kind == .driver, !feed.queue.isEmpty, let index = feed.queue.firstIndex(where: {
-                if case .event(let old) = $0 { return old.kind == .driver && old.name == event.name }
-                return false
-            }) {
-                feed.queuedBytes -= Self.size(of: feed.queue.remove(at: index))
-            }
-            feed.queue.append(.event(event))
-            feed.queuedBytes += event.encoded.count
-            guard feed.queuedBytes <= maxBufferedBytes else {
-                feed.end(.overflow)
-                return Pushed(isOpen: false, waker: feed.wake())
-            }
-            return Pushed(isOpen: true, waker: feed.wake())
-        }
-    }
-
-    /// Ends the feed after what waits, with `.end` (the session was disposed).
-    func finish() {
-        let waker = feed.withLock { feed -> Waker? in
-            guard case .open = feed.status else { return nil }
-            feed.queue.append(.end)
-            feed.status = .finishing
-            return feed.wake()
-        }
-        waker?.wake()
+    /// The broadcast wakes the subscription: its reader, if it still waits. Under the broadcast's lock.
+    func stopWaiting() -> (any SubscriptionReader)? {
+        guard cursor.pointee.waits else { return nil }
+        cursor.pointee.waits = false
+        return cursor.pointee.reader
     }
 
     /// Ends the feed now, dropping what waits, and detaches it from its session.
     /// The reader's own act: it is not called back, and the feed lets go of it.
     package func cancel() {
-        let detach = feed.withLock { feed -> (@Sendable (Subscription) -> Void)? in
-            if case .over = feed.status {} else { feed.end(.cancelled) }
-            feed.waker = nil
-            feed.readerWaits = false
-            defer { feed.detach = nil }
-            return feed.detach
+        let detach = broadcast.state.withLock { _ -> (@Sendable (Subscription) -> Void)? in
+            let cursor = self.cursor
+            if case .over = cursor.pointee.status {} else { cursor.pointee.status = .over(.cancelled) }
+            cursor.pointee.initial = []
+            cursor.pointee.reader = nil
+            cursor.pointee.waits = false
+            defer { cursor.pointee.detach = nil }
+            return cursor.pointee.detach
         }
         detach?(self)
     }
 
-    /// Moves everything waiting into `outbox` (which must be empty) in one step.
+    /// Moves everything not read yet into `outbox` (which must be empty) in one step.
     package func take(into outbox: inout [Item]) -> Take {
-        feed.withLock { feed in
-            if !feed.queue.isEmpty {
-                swap(&feed.queue, &outbox)
-                feed.queuedBytes = 0
-                return .items
-            }
-            switch feed.status {
-            case .open:
-                feed.readerWaits = true
-                return .idle
-            case .finishing:
-                feed.status = .over(.ended)
+        let broadcast = broadcast, cursor = cursor
+        var detach: (@Sendable (Subscription) -> Void)?
+        let result = broadcast.state.withLock { state -> Take in
+            switch cursor.pointee.status {
+            case .open: break
+            case .ended:
+                cursor.pointee.status = .over(.ended)
                 return .over(.ended)
             case .over(let ending):
                 return .over(ending)
             }
+            if !cursor.pointee.initial.isEmpty { swap(&cursor.pointee.initial, &outbox) }
+            if cursor.pointee.position < state.log.lastID {
+                guard let events = state.log.unread(after: cursor.pointee.position),
+                      events.reduce(0, { $0 + $1.encoded.count }) <= broadcast.maxBufferedBytes else {
+                    outbox = []
+                    cursor.pointee.status = .over(.overflow)
+                    cursor.pointee.reader = nil
+                    detach = cursor.pointee.detach
+                    cursor.pointee.detach = nil
+                    return .over(.overflow)
+                }
+                // A value in the replay that a newer one of its driver supersedes goes.
+                if !outbox.isEmpty { outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && state.log.latest(old.name) !== old } else { return false } } }
+                for event in events { outbox.append(.event(event)) }
+                cursor.pointee.position = state.log.lastID
+            }
+            if state.isFinished {
+                outbox.append(.end)
+                cursor.pointee.status = .ended
+                return .items
+            }
+            if !outbox.isEmpty { return .items }
+            if !cursor.pointee.waits {
+                cursor.pointee.waits = true
+                state.waiting.append(self)
+            }
+            return .idle
         }
+        detach?(self)
+        return result
     }
 
-    /// Whether the feed is over or finishing.
+    /// Whether the feed is over or ending.
     package var isOver: Bool {
-        feed.withLock {
-            if case .open = $0.status { return false }
+        broadcast.state.withLock { state in
+            if case .open = cursor.pointee.status { return state.isFinished }
             return true
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Everything in a session happens in turns of its `SerialScheduler` on the
 /// shared executor pool: the ViewModel is made and bound, inputs are applied in
-/// arrival order, outputs are logged and pushed to subscribers. Callers reach it
+/// arrival order, outputs are logged once for every subscriber. Callers reach it
 /// through methods that queue a job and call back from the turn: none of them
 /// waits, so no thread is ever held waiting for a busy session.
 ///
@@ -20,12 +20,11 @@ package final class Session: @unchecked Sendable {
     private let limits: RuntimeConfiguration
 
     // Confined to `scheduler`.
-    private var log: EventLog
+    /// The event log, shared with the subscriptions that read it.
+    private let broadcast: Broadcast
     private var ports: ViewModelPorts?
     private var subscription: Disposable?
     private var subscribers: [ObjectIdentifier: Subscription] = [:]
-    /// The readers one fan-out wakes, kept between events for its capacity.
-    private var wakes: [Subscription.Waker] = []
     private var isDisposed = false
 
     // Read from any thread (the idle reaper).
@@ -45,7 +44,7 @@ package final class Session: @unchecked Sendable {
         self.viewModelName = viewModelName
         self.limits = limits
         self.scheduler = scheduler
-        log = EventLog(retained: limits.retainedEvents, encoder: encoder)
+        broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, encoder: encoder), maxBufferedBytes: limits.streamBufferBytes)
     }
 
     /// Runs `work` in a turn and, once everything it caused inline has run,
@@ -98,7 +97,7 @@ package final class Session: @unchecked Sendable {
     }
 
     private func receive(_ value: ViewModelPorts.Value, from name: String, kind: OutputKind) {
-        // The log is confined to the session's turns; a ViewModel may still emit
+        // The log is written in the session's turns only; a ViewModel may still emit
         // from elsewhere (a service's thread, an observable made on another queue).
         guard scheduler.isCurrent else {
             scheduler.async { [weak self] in self?.receive(value, from: name, kind: kind) }
@@ -115,21 +114,10 @@ package final class Session: @unchecked Sendable {
                 let child = try spawn(viewModel, scheduler)
                 json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id))
             }
-            let event = log.append(name: name, kind: kind, json: json)
-            // Queue to everyone, then wake everyone: readers resumed in one burst
-            // are served in a few passes of the server's event loop instead of one
-            // pass each (libmicrohttpd walks all suspended connections per pass).
-            var wakes = self.wakes // a local: each change to a property is an exclusivity check
-            self.wakes = []
-            var overflowed: [ObjectIdentifier] = []
-            for (key, subscriber) in subscribers {
-                let pushed = subscriber.pushWithoutWaking(event)
-                if let waker = pushed.waker { wakes.append(waker) }
-                if !pushed.isOpen { overflowed.append(key) }
-            }
-            overflowed.forEach(remove)
-            while let waker = wakes.popLast() { waker.wake() }
-            self.wakes = wakes
+            // Logged once for every subscription; the waiting readers are woken in
+            // one burst, so the server's event loop serves them in a few passes
+            // rather than one each (libmicrohttpd walks all suspended connections per pass).
+            _ = broadcast.publish(name: name, kind: kind, json: json)
         } catch {
             limits.logger.error("output could not be sent", metadata: ["session": "\(id)", "output": "\(name)", "error": "\(error)"])
         }
@@ -152,8 +140,10 @@ package final class Session: @unchecked Sendable {
     }
 
     private func makeSnapshot() -> Snapshot {
-        Snapshot(sessionID: id, viewModel: viewModelName, lastEventID: log.lastID,
-                 outputs: log.snapshot.map { ($0.name, $0.json) })
+        broadcast.withLog { log in
+            Snapshot(sessionID: id, viewModel: viewModelName, lastEventID: log.lastID,
+                     outputs: log.snapshot.map { ($0.name, $0.json) })
+        }
     }
 
     /// Sends one input and, in the same turn, once its synchronous effects are
@@ -174,7 +164,7 @@ package final class Session: @unchecked Sendable {
             guard kind == .driver else {
                 throw BinderyError(.unknownOutput, "'\(name)' is a signal: it has no current value; subscribe to the event stream")
             }
-            return log.latest(name)?.json
+            return broadcast.withLog { $0.latest(name)?.json }
         }, completion: completion)
     }
 
@@ -185,14 +175,15 @@ package final class Session: @unchecked Sendable {
             guard subscribers.count < limits.maxStreamsPerSession else {
                 throw BinderyError(.limitReached, "session \(id) already has \(limits.maxStreamsPerSession) streams")
             }
-            let initial: [Subscription.Item]
-            switch lastEventID.map(log.replay(after:)) ?? .events(log.snapshot) {
-            case .events(let events):
-                initial = events.map(Subscription.Item.event)
-            case .reset(let events):
-                initial = [.reset(lastEventID: log.lastID)] + events.map(Subscription.Item.event)
+            let initial = broadcast.withLog { log -> [Subscription.Item] in
+                switch lastEventID.map(log.replay(after:)) ?? .events(log.snapshot) {
+                case .events(let events):
+                    return events.map(Subscription.Item.event)
+                case .reset(let events):
+                    return [.reset(lastEventID: log.lastID)] + events.map(Subscription.Item.event)
+                }
             }
-            let subscription = Subscription(initial: initial, maxBufferedBytes: limits.streamBufferBytes) { [weak self] subscription in
+            let subscription = broadcast.subscribe(initial: initial) { [weak self] subscription in
                 self?.scheduler.async { self?.remove(ObjectIdentifier(subscription)) }
             }
             subscribers[ObjectIdentifier(subscription)] = subscription
@@ -223,7 +214,7 @@ package final class Session: @unchecked Sendable {
         subscription?.dispose()
         subscription = nil
         ports = nil
-        for subscriber in subscribers.values { subscriber.finish() }
+        broadcast.finish()
         subscribers = [:]
         activity.withLock { feeding = 0 }
     }

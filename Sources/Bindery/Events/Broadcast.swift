@@ -1,0 +1,84 @@
+import Foundation
+
+/// A session's event log as its subscriptions read it: one log, shared, that
+/// each reader reads from its own position, rather than a queue per reader
+/// that every event is pushed into.
+///
+/// Publishing an event therefore costs the same however many subscriptions
+/// keep up, plus a wake for each reader that was waiting for it; a reader
+/// takes what it has not read, coalesced (see `EventLog.unread(after:)`), in
+/// one step. The log is bounded, so a reader that falls behind holds no memory
+/// of its own: it is over (`.overflow`) when what it has not read exceeds its
+/// byte limit or includes a signal the log no longer retains.
+///
+/// Threading: one lock guards the log, and the state of every subscription of
+/// it. `publish`, `finish` and `subscribe` are called in the session's turns;
+/// the log's readers (`withLog`) and the subscriptions' methods from any thread.
+final class Broadcast: @unchecked Sendable {
+    struct State {
+        var log: EventLog
+        /// The session was disposed: readers end after what they have not read.
+        var isFinished = false
+        /// Subscriptions whose reader found nothing and waits to be woken.
+        var waiting: [Subscription] = []
+    }
+
+    let state: Locked<State>
+    /// The most bytes (as encoded) a reader may fall behind before it is over.
+    let maxBufferedBytes: Int
+    /// The readers one publication wakes: confined to the session's turns, and
+    /// kept between them for its capacity.
+    private var woken: [any SubscriptionReader] = []
+
+    init(log: EventLog, maxBufferedBytes: Int) {
+        state = Locked(State(log: log))
+        self.maxBufferedBytes = maxBufferedBytes
+    }
+
+    /// Reads or changes the log under the lock.
+    func withLog<T>(_ body: (inout EventLog) throws -> T) rethrows -> T {
+        try state.withLock { try body(&$0.log) }
+    }
+
+    /// Numbers and records a new value of output `name`, then wakes every
+    /// reader that was waiting, in one burst after the lock is released.
+    func publish(name: String, kind: OutputKind, json: Data) -> OutputEvent {
+        var woken = self.woken // a local: each change to a property is an exclusivity check
+        self.woken = []
+        let event = state.withLock { state -> OutputEvent in
+            let event = state.log.append(name: name, kind: kind, json: json)
+            Self.takeWaiting(&state, into: &woken)
+            return event
+        }
+        while let reader = woken.popLast() { reader.subscriptionHasItems() }
+        self.woken = woken
+        return event
+    }
+
+    /// Ends every subscription after what it has not read, with `.end`.
+    func finish() {
+        var woken: [any SubscriptionReader] = []
+        state.withLock { state in
+            state.isFinished = true
+            Self.takeWaiting(&state, into: &woken)
+        }
+        woken.forEach { $0.subscriptionHasItems() }
+    }
+
+    /// A subscription that starts with `initial` and then reads what the log
+    /// gets after `position` (the log's last id when it was made).
+    func subscribe(initial: [Subscription.Item], detach: @escaping @Sendable (Subscription) -> Void) -> Subscription {
+        let position = state.withLock { $0.log.lastID }
+        return Subscription(broadcast: self, initial: initial, position: position, detach: detach)
+    }
+
+    /// Moves the readers of the waiting subscriptions (those not cancelled since) into `woken`.
+    private static func takeWaiting(_ state: inout State, into woken: inout [any SubscriptionReader]) {
+        guard !state.waiting.isEmpty else { return }
+        for subscription in state.waiting {
+            if let reader = subscription.stopWaiting() { woken.append(reader) }
+        }
+        // Emptied one by one: removeAll(keepingCapacity:) takes a slow generic path.
+        while state.waiting.popLast() != nil {}
+    }
+}
