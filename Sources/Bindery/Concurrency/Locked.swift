@@ -10,28 +10,33 @@ import Foundation
 ///
 /// Thread safety: `withLock` may be called from any thread; never from inside itself.
 package final class Locked<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let state: UnsafeMutablePointer<State>
+    /// The mutex and the state, in one allocation: a lock's first touch brings
+    /// the state into the cache with it (a stream's objects are cold by the
+    /// time its next event comes).
+    private struct Storage {
+        var mutex = pthread_mutex_t()
+        var state: State
+    }
+
+    private let storage: UnsafeMutablePointer<Storage>
 
     /// `initial`, guarded.
     package init(_ initial: State) {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        state = .allocate(capacity: 1)
-        state.initialize(to: initial)
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage(state: initial))
+        pthread_mutex_init(&storage.pointee.mutex, nil)
     }
 
     deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        pthread_mutex_destroy(&storage.pointee.mutex)
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// Runs `body` with the state, holding the lock.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state.pointee)
+        pthread_mutex_lock(&storage.pointee.mutex)
+        defer { pthread_mutex_unlock(&storage.pointee.mutex) }
+        return try body(&storage.pointee.state)
     }
 }
