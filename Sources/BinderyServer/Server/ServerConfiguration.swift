@@ -8,10 +8,12 @@ public struct ServerConfiguration: Sendable {
     /// The IPv4 address to listen on: loopback only by default; `0.0.0.0` is
     /// every address (in a container).
     public var host = "127.0.0.1"
-    /// Worker threads of libmicrohttpd's epoll pool, one per core: they only
-    /// parse, write, suspend and resume (sessions run on the executor pool).
-    /// On a small machine that serves mostly streams, 1 costs the least CPU.
-    public var threads = UInt32(max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Worker threads of libmicrohttpd's epoll pool, half the cores (at least
+    /// one): they only parse, write, suspend and resume, while sessions run on
+    /// the executor pool. Each worker walks its suspended streams once per pass,
+    /// so fewer workers serve a fan-out in fewer passes: on 2 cores, one worker
+    /// answers inputs as fast as two and streams for about a third less user CPU.
+    public var threads = UInt32(max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
     /// Most open connections (streams included); libmicrohttpd refuses more.
     public var maxConnections: UInt32 = 4_096
     /// Most open event streams over all sessions; more answer 503.
