@@ -10,33 +10,42 @@ import Foundation
 ///
 /// Thread safety: `withLock` may be called from any thread; never from inside itself.
 package final class Locked<State>: @unchecked Sendable {
-    /// The mutex and the state, in one allocation: a lock's first touch brings
-    /// the state into the cache with it (a stream's objects are cold by the
-    /// time its next event comes).
-    private struct Storage {
-        var mutex = pthread_mutex_t()
-        var state: State
-    }
-
-    private let storage: UnsafeMutablePointer<Storage>
+    /// The mutex and, right after it, the state: one allocation, so a lock's
+    /// first touch brings the state into the cache with it (a stream's objects
+    /// are cold by the time its next event comes). Two plain pointers into it,
+    /// so `withLock` needs no layout of a generic type at run time.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let state: UnsafeMutablePointer<State>
 
     /// `initial`, guarded.
     package init(_ initial: State) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: Storage(state: initial))
-        pthread_mutex_init(&storage.pointee.mutex, nil)
+        let stateOffset = Self.stateOffset
+        let block = UnsafeMutableRawPointer.allocate(byteCount: stateOffset + MemoryLayout<State>.size,
+                                                     alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<State>.alignment))
+        mutex = block.bindMemory(to: pthread_mutex_t.self, capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        state = (block + stateOffset).bindMemory(to: State.self, capacity: 1)
+        state.initialize(to: initial)
+    }
+
+    /// Where the state starts in the block: after the mutex, aligned.
+    private static var stateOffset: Int {
+        let alignment = MemoryLayout<State>.alignment
+        return (MemoryLayout<pthread_mutex_t>.size + alignment - 1) / alignment * alignment
     }
 
     deinit {
-        pthread_mutex_destroy(&storage.pointee.mutex)
-        storage.deinitialize(count: 1)
-        storage.deallocate()
+        state.deinitialize(count: 1)
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        UnsafeMutableRawPointer(mutex).deallocate()
     }
 
     /// Runs `body` with the state, holding the lock.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(&storage.pointee.mutex)
-        defer { pthread_mutex_unlock(&storage.pointee.mutex) }
-        return try body(&storage.pointee.state)
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state.pointee)
     }
 }

@@ -8,6 +8,8 @@ struct EventLog {
     private let encoder: EventEncoder
     /// The id of the newest event, 0 before any.
     private(set) var lastID: UInt64 = 0
+    /// The newest event: all a reader that keeps up has not read.
+    private(set) var newest: OutputEvent?
     private var latest: [String: OutputEvent] = [:]
     private var recent: RingBuffer<OutputEvent>
     /// The id of the newest signal no longer retained (0 if none): a reader
@@ -24,6 +26,7 @@ struct EventLog {
     mutating func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
         lastID += 1
         let event = OutputEvent(id: lastID, name: name, kind: kind, json: json, encoder: encoder)
+        newest = event
         if kind == .driver { latest[name] = event }
         if let forgotten = recent.append(event), forgotten.kind == .signal { forgottenSignalID = forgotten.id }
         return event
@@ -49,7 +52,7 @@ struct EventLog {
     func unread(after position: UInt64) -> [OutputEvent]? {
         guard position < lastID else { return [] }
         // A reader that keeps up: the newest event alone (always a signal or its driver's latest).
-        if position + 1 == lastID, let newest = recent.last { return [newest] }
+        if position + 1 == lastID, let newest { return [newest] }
         guard position >= forgottenSignalID else { return nil }
         var events = latest.values.filter { $0.id > position }
         for event in recent where event.kind == .signal && event.id > position { events.append(event) }

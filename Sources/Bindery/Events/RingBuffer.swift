@@ -8,8 +8,6 @@ struct RingBuffer<Element>: Sequence {
 
     var first: Element? { count == 0 ? nil : storage[head] }
 
-    var last: Element? { count == 0 ? nil : storage[(head + count - 1) % storage.count] }
-
     /// Appends `element`; returns the oldest one if it made room for it.
     @discardableResult
     mutating func append(_ element: Element) -> Element? {

@@ -122,7 +122,13 @@ package final class Subscription: @unchecked Sendable {
                 return .over(ending)
             }
             if !cursor.pointee.initial.isEmpty { swap(&cursor.pointee.initial, &outbox) }
-            if cursor.pointee.position < state.log.lastID {
+            let lastID = state.log.lastID
+            if cursor.pointee.position + 1 == lastID, outbox.isEmpty, let newest = state.log.newest,
+               newest.encoded.count <= broadcast.maxBufferedBytes {
+                // A reader that keeps up (nearly all of them): the newest event, without building a list.
+                outbox.append(.event(newest))
+                cursor.pointee.position = lastID
+            } else if cursor.pointee.position < lastID {
                 guard let events = state.log.unread(after: cursor.pointee.position),
                       events.reduce(0, { $0 + $1.encoded.count }) <= broadcast.maxBufferedBytes else {
                     outbox = []

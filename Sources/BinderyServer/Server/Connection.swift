@@ -27,7 +27,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         case answering
         case answered(Response)
         case sending
-        case streaming(EventStreamWriter, suspended: Bool)
+        /// `State.stream` has the writer; `State.streamSuspended` says whether it sleeps.
+        case streaming
         case done
     }
 
@@ -39,6 +40,11 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var started = ContinuousClock.now
         /// The socket the hang-up watcher watches while a stream is open.
         var watched: Int32?
+        /// The stream's writer while `streaming`: retained once when the stream is
+        /// queued and released when its request ends, so that each read borrows
+        /// it rather than retaining and releasing it.
+        var stream: Unmanaged<EventStreamWriter>?
+        var streamSuspended = false
     }
 
     /// The libmicrohttpd connection; valid until `closed`.
@@ -128,15 +134,15 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// libmicrohttpd's content reader for an event stream: bytes, the end, or suspend and 0.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state in
-            guard case .streaming(let writer, _) = state.phase else { return bindery_mhd_reader_end_with_error() }
-            switch writer.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
+            guard case .streaming = state.phase, let stream = state.stream else { return bindery_mhd_reader_end_with_error() }
+            switch stream._withUnsafeGuaranteedRef({ $0.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) }) {
             case .bytes(let count):
                 return count
             case .end:
                 return bindery_mhd_reader_end_of_stream()
             case .idle:
                 // Never return 0 without suspending: libmicrohttpd would call again at once and spin.
-                state.phase = .streaming(writer, suspended: true)
+                state.streamSuspended = true
                 MHD_suspend_connection(pointer)
                 return 0
             }
@@ -151,15 +157,15 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// A keep-alive comment is due on the stream, if this connection is one.
     func heartbeat() {
         state.withLock { state in
-            guard case .streaming(let writer, _) = state.phase else { return }
-            writer.heartbeatDue = true
+            guard case .streaming = state.phase, let stream = state.stream else { return }
+            stream.takeUnretainedValue().heartbeatDue = true
             resumeStream(&state)
         }
     }
 
     private func resumeStream(_ state: inout State) {
-        guard case .streaming(let writer, suspended: true) = state.phase else { return }
-        state.phase = .streaming(writer, suspended: false)
+        guard case .streaming = state.phase, state.streamSuspended else { return }
+        state.streamSuspended = false
         MHD_resume_connection(pointer)
     }
 
@@ -167,9 +173,9 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// its next write, and gives its place back.
     func peerHungUp() {
         state.withLock { state in
-            guard case .streaming(let writer, let suspended) = state.phase else { return }
-            writer.close(.clientLeft)
-            if suspended { resumeStream(&state) }
+            guard case .streaming = state.phase, let stream = state.stream else { return }
+            stream.takeUnretainedValue().close(.clientLeft)
+            resumeStream(&state)
         }
     }
 
@@ -180,9 +186,9 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         state.withLock { state in
             state.isDraining = true
             switch state.phase {
-            case .streaming(let writer, let suspended):
-                writer.close(.shutdown)
-                if suspended { resumeStream(&state) }
+            case .streaming:
+                state.stream?.takeUnretainedValue().close(.shutdown)
+                resumeStream(&state)
             case .answering:
                 guard let response else { return }
                 state.phase = .answered(response)
@@ -210,8 +216,13 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             return
         case .answered(let response):
             response.discard()
-        case .streaming(let writer, _):
-            writer.close(state.isDraining ? .shutdown : .clientLeft)
+        case .streaming:
+            if let stream = state.stream {
+                stream.takeUnretainedValue().close(state.isDraining ? .shutdown : .clientLeft)
+                stream.release()
+            }
+            state.stream = nil
+            state.streamSuspended = false
             if let fd = state.watched { server.hangups.unwatch(fd: fd) }
             state.watched = nil
         case .receiving, .answering, .sending:
@@ -243,10 +254,16 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 server.hangups.watch(fd: fd, serial: serial)
                 state.watched = fd
             }
-            state.phase = .streaming(writer, suspended: false)
+            state.phase = .streaming
+            state.stream = Unmanaged.passRetained(writer)
+            state.streamSuspended = false
         }
         guard let mhdResponse else {
             response.discard()
+            state.stream?.release()
+            state.stream = nil
+            if let fd = state.watched { server.hangups.unwatch(fd: fd) }
+            state.watched = nil
             state.phase = .sending
             return .NO
         }
