@@ -21,10 +21,14 @@ struct ServerBench: ParsableCommand {
     @Option(help: "Per-connection memory pool of the server, in bytes.")
     var connectionMemory = 16 * 1024
 
+    @Option(help: "libmicrohttpd worker threads of the server (default: serve's default).")
+    var threads: UInt32?
+
     func run() throws {
         setvbuf(stdout, nil, _IOLBF, 0)
         ProcessStats.raiseFileLimit()
-        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--connection-memory", "\(connectionMemory)"])
+        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--connection-memory", "\(connectionMemory)"]
+                                    + (threads.map { ["--threads", "\($0)"] } ?? []))
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
         let stats = ProcessStats(pid: child.pid)
