@@ -8,7 +8,8 @@ struct EventLog {
     private let encoder: EventEncoder
     /// The id of the newest event, 0 before any.
     private(set) var lastID: UInt64 = 0
-    /// The newest event: all a reader that keeps up has not read.
+    /// The newest event: all a reader that keeps up has not read (always a
+    /// signal or its driver's latest, so `Subscription.take` hands it out as is).
     private(set) var newest: OutputEvent?
     private var latest: [String: OutputEvent] = [:]
     private var recent: RingBuffer<OutputEvent>
@@ -51,8 +52,6 @@ struct EventLog {
     /// if a signal it has not read is no longer retained.
     func unread(after position: UInt64) -> [OutputEvent]? {
         guard position < lastID else { return [] }
-        // A reader that keeps up: the newest event alone (always a signal or its driver's latest).
-        if position + 1 == lastID, let newest { return [newest] }
         guard position >= forgottenSignalID else { return nil }
         var events = latest.values.filter { $0.id > position }
         for event in recent where event.kind == .signal && event.id > position { events.append(event) }

@@ -59,6 +59,17 @@ package final class Subscription: @unchecked Sendable {
         var waits = false
         var reader: (any SubscriptionReader)?
         var detach: (@Sendable (Subscription) -> Void)?
+
+        /// Over for the reader's sake (it cancelled, or fell behind): drops what
+        /// waits, lets go of the reader, and hands back the detach, once.
+        mutating func end(_ ending: Ending) -> (@Sendable (Subscription) -> Void)? {
+            if case .over = status {} else { status = .over(ending) }
+            initial = []
+            reader = nil
+            waits = false
+            defer { detach = nil }
+            return detach
+        }
     }
 
     private let broadcast: Broadcast
@@ -96,15 +107,7 @@ package final class Subscription: @unchecked Sendable {
     /// Ends the feed now, dropping what waits, and detaches it from its session.
     /// The reader's own act: it is not called back, and the feed lets go of it.
     package func cancel() {
-        let detach = broadcast.state.withLock { _ -> (@Sendable (Subscription) -> Void)? in
-            let cursor = self.cursor
-            if case .over = cursor.pointee.status {} else { cursor.pointee.status = .over(.cancelled) }
-            cursor.pointee.initial = []
-            cursor.pointee.reader = nil
-            cursor.pointee.waits = false
-            defer { cursor.pointee.detach = nil }
-            return cursor.pointee.detach
-        }
+        let detach = broadcast.state.withLock { _ in cursor.pointee.end(.cancelled) }
         detach?(self)
     }
 
@@ -132,10 +135,7 @@ package final class Subscription: @unchecked Sendable {
                 guard let events = state.log.unread(after: cursor.pointee.position),
                       events.reduce(0, { $0 + $1.encoded.count }) <= broadcast.maxBufferedBytes else {
                     outbox = []
-                    cursor.pointee.status = .over(.overflow)
-                    cursor.pointee.reader = nil
-                    detach = cursor.pointee.detach
-                    cursor.pointee.detach = nil
+                    detach = cursor.pointee.end(.overflow)
                     return .over(.overflow)
                 }
                 // A value in the replay that a newer one of its driver supersedes goes.
