@@ -52,19 +52,29 @@ struct EventLog {
     /// if a signal it has not read is no longer retained.
     func unread(after position: UInt64) -> [OutputEvent]? {
         guard position < lastID else { return [] }
+        if lastID - position <= UInt64(recent.count) { return retained(after: position) }
         guard position >= forgottenSignalID else { return nil }
-        var events = latest.values.filter { $0.id > position }
-        for event in recent where event.kind == .signal && event.id > position { events.append(event) }
-        return events.sorted { $0.id < $1.id }
+        // Some of what it has not read is forgotten, but no signal: a driver
+        // whose latest value is older than the window still has it.
+        let oldestRetained = recent.first?.id ?? lastID + 1
+        return latest.values.filter { $0.id > position && $0.id < oldestRetained }.sorted { $0.id < $1.id }
+            + retained(after: position)
     }
 
     /// What comes after `id`, or a reset if the log no longer holds it.
     func replay(after id: UInt64) -> Replay {
-        if id == lastID { return .events([]) }
-        let oldestRetained = recent.first?.id ?? lastID + 1
-        guard id < lastID, id + 1 >= oldestRetained else { return .reset(snapshot) }
-        return .events(recent.filter { event in
-            event.id > id && (event.kind == .signal || latest[event.name] === event)
-        })
+        guard id <= lastID, lastID - id <= UInt64(recent.count) else { return .reset(snapshot) }
+        return .events(retained(after: id))
+    }
+
+    /// The retained events after `id` that are still news: every signal, and
+    /// a driver's value if it is still its latest. Walks only those events: a
+    /// reader that keeps up is one or two behind, however long the window.
+    private func retained(after id: UInt64) -> [OutputEvent] {
+        var events: [OutputEvent] = []
+        recent.forEach(last: Int(clamping: lastID - min(id, lastID))) { event in
+            if event.kind == .signal || latest[event.name] === event { events.append(event) }
+        }
+        return events
     }
 }

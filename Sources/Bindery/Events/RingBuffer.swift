@@ -22,12 +22,27 @@ struct RingBuffer<Element>: Sequence {
         return nil
     }
 
-    func makeIterator() -> AnyIterator<Element> {
+    /// Calls `body` with the newest `last` elements (all of them if there are fewer), oldest first.
+    func forEach(last: Int, _ body: (Element) throws -> Void) rethrows {
+        let taken = Swift.min(last, count)
+        var index = head + count - taken
+        for _ in 0..<taken {
+            try body(storage[index % storage.count]!)
+            index += 1
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(buffer: self) }
+
+    /// Oldest first.
+    struct Iterator: IteratorProtocol {
+        let buffer: RingBuffer
         var index = 0
-        return AnyIterator {
-            guard index < count else { return nil }
+
+        mutating func next() -> Element? {
+            guard index < buffer.count else { return nil }
             defer { index += 1 }
-            return storage[(head + index) % storage.count]
+            return buffer.storage[(buffer.head + index) % buffer.storage.count]
         }
     }
 }
