@@ -144,6 +144,25 @@ final class SubscriptionTests: XCTestCase {
         for feed in feeds { XCTAssertEqual(take(feed).0, [.event(toast)]) }
     }
 
+    func testHeldWakesWakeEachWaitingReaderOnceWhenReleased() {
+        let broadcast = broadcast()
+        let readers = (0..<2).map { _ in Reader() }
+        let feeds = readers.map { reader -> Subscription in
+            let feed = feed(broadcast)
+            feed.reader = reader
+            XCTAssertEqual(take(feed).1, .idle)
+            return feed
+        }
+        broadcast.holdWakes()
+        let color = publish(broadcast, "color", .driver), toast = publish(broadcast, "toast", .signal)
+        XCTAssertEqual(readers.map(\.calls.value), [0, 0], "held")
+        broadcast.releaseWakes()
+        XCTAssertEqual(readers.map(\.calls.value), [1, 1])
+        for feed in feeds { XCTAssertEqual(take(feed).0, [.event(color), .event(toast)]) }
+        publish(broadcast, "toast", .signal)
+        XCTAssertEqual(readers.map(\.calls.value), [1, 1], "the readers have not waited again")
+    }
+
     func testTheReaderCancellingIsNotCalledBack() {
         let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls

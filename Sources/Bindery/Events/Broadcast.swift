@@ -26,9 +26,12 @@ final class Broadcast: @unchecked Sendable {
     let state: Locked<State>
     /// The most bytes (as encoded) a reader may fall behind before it is over.
     let maxBufferedBytes: Int
-    /// The readers one publication wakes: confined to the session's turns, and
+    /// The readers the publications wake: confined to the session's turns, and
     /// kept between them for its capacity.
     private var woken: [any SubscriptionReader] = []
+    /// Publications keep the readers they find waiting in `woken` until
+    /// `releaseWakes`, rather than waking them at once. Confined to the session's turns.
+    private var holdsWakes = false
 
     init(log: EventLog, maxBufferedBytes: Int) {
         state = Locked(State(log: log))
@@ -41,7 +44,8 @@ final class Broadcast: @unchecked Sendable {
     }
 
     /// Numbers and records a new value of output `name`, then wakes every
-    /// reader that was waiting, in one burst after the lock is released.
+    /// reader that was waiting, in one burst after the lock is released (or
+    /// at `releaseWakes`, while wakes are held).
     func publish(name: String, kind: OutputKind, json: Data) -> OutputEvent {
         var woken = self.woken // a local: each change to a property is an exclusivity check
         self.woken = []
@@ -50,9 +54,24 @@ final class Broadcast: @unchecked Sendable {
             Self.takeWaiting(&state, into: &woken)
             return event
         }
-        while let reader = woken.popLast() { reader.subscriptionHasItems() }
+        if !holdsWakes { while let reader = woken.popLast() { reader.subscriptionHasItems() } }
         self.woken = woken
         return event
+    }
+
+    /// Holds the wakes of the publications that follow until `releaseWakes`:
+    /// a turn that answers a request (an input and its snapshot) answers it
+    /// before its readers compete for the lock and the server's event loop,
+    /// and wakes each of them once however many events it published.
+    func holdWakes() { holdsWakes = true }
+
+    /// Wakes the readers the publications found waiting since `holdWakes`.
+    func releaseWakes() {
+        holdsWakes = false
+        var woken = self.woken
+        self.woken = []
+        while let reader = woken.popLast() { reader.subscriptionHasItems() }
+        self.woken = woken
     }
 
     /// Ends every subscription after what it has not read, with `.end`.

@@ -53,6 +53,7 @@ package final class Session: @unchecked Sendable {
         touch()
         var failure: BinderyError? // confined to this turn
         scheduler.async({ [self] in
+            broadcast.holdWakes()
             do {
                 guard !isDisposed else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
                 try work()
@@ -60,6 +61,8 @@ package final class Session: @unchecked Sendable {
                 failure = problem(error)
             }
         }, then: { [self] in
+            // The client that asked is answered before the readers of what its work published are woken.
+            defer { broadcast.releaseWakes() }
             if let failure { return completion(.failure(failure)) }
             do {
                 completion(.success(try answer()))
