@@ -75,22 +75,20 @@ final class Telemetry: Sendable {
             }
             counter.increment()
         }
-        let logs = logger.logLevel <= .info
-        // The path is parsed only for what needs it: an input's metrics, a log line.
-        guard logs || (factory != nil && method == "POST") else { return }
-        let route = Route(path)
-        if let input = route.input, method == "POST", let factory {
+        // The path is read only for what needs it: an input's metrics, a log line.
+        if let factory, method == "POST", let viewModel = Route.inputViewModel(of: path).map(String.init) {
             let instruments = inputs.withLock { table in
-                if let found = table[input.viewModel] { return found }
-                let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", input.viewModel)], factory: factory),
-                            CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", input.viewModel)], factory: factory))
-                table[input.viewModel] = made
+                if let found = table[viewModel] { return found }
+                let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
+                            CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", viewModel)], factory: factory))
+                table[viewModel] = made
                 return made
             }
             instruments.count.increment()
             instruments.latency.recordNanoseconds(elapsed.nanoseconds)
         }
-        guard logs else { return }
+        guard logger.logLevel <= .info else { return }
+        let route = Route(path)
         let hundredths = elapsed.nanoseconds / 10_000
         let fraction = hundredths % 100
         var metadata: Logger.Metadata = [

@@ -234,7 +234,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
 
     private func queue(_ response: Response, in state: inout State, method: String, path: String) -> MHD_Result {
         server.telemetry.responded(method: method, path: path, status: response.status, since: state.started)
-        if response.status >= 400, method == "POST", case .data(let body) = response.body, Route(path).input != nil {
+        if response.status >= 400, method == "POST", case .data(let body) = response.body, Route.inputViewModel(of: path) != nil {
             server.telemetry.inputRefused(path, status: response.status, body: body)
         }
         let mhdResponse: OpaquePointer?
