@@ -38,6 +38,22 @@ final class CombineLatestTests: XCTestCase {
         XCTAssertEqual(a.subscriptions, [Subscription(200, 225)])
     }
 
+    func testThreeSourcesFollowTheSameRules() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(240, 2), .completed(270)])
+        let ys = scheduler.createHotObservable([.next(220, "a"), .completed(250)])
+        let zs = scheduler.createHotObservable([.next(230, true), .completed(260)])
+        let res = scheduler.start { Observable.combineLatest(xs, ys, zs) { "\($0)\($1)\($2)" } }
+        XCTAssertEqual(res.events, [.next(230, "1atrue"), .next(240, "2atrue"), .completed(270)])
+
+        let other = TestScheduler(initialClock: 0)
+        let a = other.createHotObservable([.completed(210, Int.self)])
+        let b = other.createHotObservable([.next(220, 1), .completed(230)])
+        let c = other.createHotObservable([.next(240, 2)])
+        let never = other.start { Observable.combineLatest(a, b, c) { $0 + $1 + $2 } }
+        XCTAssertEqual(never.events, [.completed(240)], "a completed empty: the first element after every other source is done ends it")
+    }
+
     func testEmptyCollectionCompletes() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.combineLatest([Observable<Int>]()) }

@@ -3,7 +3,7 @@
 extension ObservableType {
     /// Combines the latest elements of 2 sources with `resultSelector`.
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(_ source1: O1, _ source2: O2, resultSelector: @escaping (O1.Element, O2.Element) throws -> Element) -> Observable<Element> {
-        combineLatestEngine([source1.asObservable().map { $0 as Any }, source2.asObservable().map { $0 as Any }]) { v in try resultSelector(v[0] as! O1.Element, v[1] as! O2.Element) }
+        combineLatest2(source1.asObservable(), source2.asObservable(), resultSelector)
     }
 
     /// Combines the latest elements of 3 sources with `resultSelector`.

@@ -1,11 +1,47 @@
 import Foundation
 
-/// The shared engine of every `combineLatest`: once each source has an element,
-/// every new element emits the combination of the latest ones. Errors end it at
-/// once. It completes when every source has completed, or, as in RxSwift, when
-/// an element arrives while some other source has completed without ever
-/// emitting (no combination can ever be made). A lock serializes sources that
-/// deliver on different threads.
+/// The rule every `combineLatest` follows, apart from its values: once each
+/// source has an element, every new element emits the combination of the
+/// latest ones. Errors end it at once (the caller forwards them). It completes
+/// when every source has completed, or, as in RxSwift, when an element arrives
+/// while some other source has completed without ever emitting (no combination
+/// can ever be made). Guarded by its operator's lock.
+struct CombineLatestGate {
+    /// What the operator does after an event of one source.
+    enum Step { case emit, wait, complete }
+
+    private var hasValue: [Bool]
+    private var isDone: [Bool]
+    private var numberOfValues = 0
+    private var numberOfDone = 0
+
+    init(arity: Int) {
+        hasValue = Array(repeating: false, count: arity)
+        isDone = Array(repeating: false, count: arity)
+    }
+
+    /// Source `index` emitted (its value is stored by the caller).
+    mutating func next(_ index: Int) -> Step {
+        if !hasValue[index] {
+            hasValue[index] = true
+            numberOfValues += 1
+        }
+        if numberOfValues == hasValue.count { return .emit }
+        let othersDone = numberOfDone - (isDone[index] ? 1 : 0)
+        return othersDone == hasValue.count - 1 ? .complete : .wait
+    }
+
+    /// Source `index` completed.
+    mutating func completed(_ index: Int) -> Step {
+        guard !isDone[index] else { return .wait }
+        isDone[index] = true
+        numberOfDone += 1
+        return numberOfDone == isDone.count ? .complete : .wait
+    }
+}
+
+/// The engine of `combineLatest` over any number of sources, their elements
+/// boxed; a lock serializes sources that deliver on different threads.
 func combineLatestEngine<Result>(_ sources: [Observable<Any>], _ combine: @escaping ([Any]) throws -> Result) -> Observable<Result> {
     Observable { observer in
         if sources.isEmpty {
@@ -14,39 +50,72 @@ func combineLatestEngine<Result>(_ sources: [Observable<Any>], _ combine: @escap
         }
         let lock = NSRecursiveLock()
         var latest = [Any?](repeating: nil, count: sources.count)
-        var isDone = [Bool](repeating: false, count: sources.count)
-        var numberOfValues = 0
-        var numberOfDone = 0
+        var gate = CombineLatestGate(arity: sources.count)
+        func react(_ step: CombineLatestGate.Step) {
+            switch step {
+            case .emit:
+                do { observer.on(.next(try combine(latest.map { $0! }))) } catch { observer.on(.error(error)) }
+            case .complete: observer.on(.completed)
+            case .wait: break
+            }
+        }
         let subscriptions = sources.map { _ in SingleAssignmentDisposable() }
         for (index, source) in sources.enumerated() {
             subscriptions[index].setDisposable(source.subscribe { event in
                 lock.withLock {
                     switch event {
                     case .next(let value):
-                        if latest[index] == nil { numberOfValues += 1 }
                         latest[index] = value
-                        guard numberOfValues == sources.count else {
-                            let othersDone = numberOfDone - (isDone[index] ? 1 : 0)
-                            if othersDone == sources.count - 1 { observer.on(.completed) }
-                            return
-                        }
-                        do {
-                            observer.on(.next(try combine(latest.map { $0! })))
-                        } catch {
-                            observer.on(.error(error))
-                        }
-                    case .error(let error):
-                        observer.on(.error(error))
-                    case .completed:
-                        guard !isDone[index] else { return }
-                        isDone[index] = true
-                        numberOfDone += 1
-                        if numberOfDone == sources.count { observer.on(.completed) }
+                        react(gate.next(index))
+                    case .error(let error): observer.on(.error(error))
+                    case .completed: react(gate.completed(index))
                     }
                 }
             })
         }
         return Disposables.create(subscriptions)
+    }
+}
+
+/// `combineLatest` of two sources with their elements as they are: no box, no
+/// cast, no array per element, the commonest arity in a ViewModel's bind.
+func combineLatest2<First, Second, Result>(_ first: Observable<First>, _ second: Observable<Second>, _ combine: @escaping (First, Second) throws -> Result) -> Observable<Result> {
+    Observable { observer in
+        let lock = NSRecursiveLock()
+        var latest: (First?, Second?) = (nil, nil)
+        var gate = CombineLatestGate(arity: 2)
+        func react(_ step: CombineLatestGate.Step) {
+            switch step {
+            case .emit:
+                do { observer.on(.next(try combine(latest.0!, latest.1!))) } catch { observer.on(.error(error)) }
+            case .complete: observer.on(.completed)
+            case .wait: break
+            }
+        }
+        let firstSubscription = SingleAssignmentDisposable(), secondSubscription = SingleAssignmentDisposable()
+        firstSubscription.setDisposable(first.subscribe { event in
+            lock.withLock {
+                switch event {
+                case .next(let value):
+                    latest.0 = value
+                    react(gate.next(0))
+                case .error(let error): observer.on(.error(error))
+                case .completed: react(gate.completed(0))
+                }
+            }
+        })
+        secondSubscription.setDisposable(second.subscribe { event in
+            lock.withLock {
+                switch event {
+                case .next(let value):
+                    latest.1 = value
+                    react(gate.next(1))
+                case .error(let error): observer.on(.error(error))
+                case .completed: react(gate.completed(1))
+                }
+            }
+        })
+        return Disposables.create(firstSubscription, secondSubscription)
     }
 }
 
