@@ -22,6 +22,16 @@ final class SubscriptionTests: XCTestCase {
         return broadcast.subscribe(initial: initial) { _ in detached.increment() }
     }
 
+    /// A feed of `broadcast` for each of `readers`, each waiting (its first take found nothing).
+    private func waitingFeeds(_ broadcast: Broadcast, _ readers: [Reader]) -> [Subscription] {
+        readers.map { reader in
+            let feed = feed(broadcast)
+            feed.reader = reader
+            XCTAssertEqual(take(feed).1, .idle)
+            return feed
+        }
+    }
+
     @discardableResult
     private func publish(_ broadcast: Broadcast, _ name: String, _ kind: OutputKind = .driver, _ value: String = "1") -> OutputEvent {
         broadcast.publish(name: name, kind: kind, json: Data(value.utf8))
@@ -133,12 +143,7 @@ final class SubscriptionTests: XCTestCase {
     func testEveryWaitingReaderIsWokenByOnePublication() {
         let broadcast = broadcast()
         let readers = (0..<3).map { _ in Reader() }
-        let feeds = readers.map { reader -> Subscription in
-            let feed = feed(broadcast)
-            feed.reader = reader
-            XCTAssertEqual(take(feed).1, .idle)
-            return feed
-        }
+        let feeds = waitingFeeds(broadcast, readers)
         let toast = publish(broadcast, "toast", .signal)
         XCTAssertEqual(readers.map(\.calls.value), [1, 1, 1])
         for feed in feeds { XCTAssertEqual(take(feed).0, [.event(toast)]) }
@@ -147,12 +152,7 @@ final class SubscriptionTests: XCTestCase {
     func testHeldWakesWakeEachWaitingReaderOnceWhenReleased() {
         let broadcast = broadcast()
         let readers = (0..<2).map { _ in Reader() }
-        let feeds = readers.map { reader -> Subscription in
-            let feed = feed(broadcast)
-            feed.reader = reader
-            XCTAssertEqual(take(feed).1, .idle)
-            return feed
-        }
+        let feeds = waitingFeeds(broadcast, readers)
         broadcast.holdWakes()
         let color = publish(broadcast, "color", .driver), toast = publish(broadcast, "toast", .signal)
         XCTAssertEqual(readers.map(\.calls.value), [0, 0], "held")

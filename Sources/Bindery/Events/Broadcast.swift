@@ -54,8 +54,8 @@ final class Broadcast: @unchecked Sendable {
             Self.takeWaiting(&state, into: &woken)
             return event
         }
-        if !holdsWakes { while let reader = woken.popLast() { reader.subscriptionHasItems() } }
         self.woken = woken
+        if !holdsWakes { wakeWoken() }
         return event
     }
 
@@ -68,6 +68,11 @@ final class Broadcast: @unchecked Sendable {
     /// Wakes the readers the publications found waiting since `holdWakes`.
     func releaseWakes() {
         holdsWakes = false
+        wakeWoken()
+    }
+
+    /// Wakes the readers in `woken`, outside the lock.
+    private func wakeWoken() {
         var woken = self.woken
         self.woken = []
         while let reader = woken.popLast() { reader.subscriptionHasItems() }

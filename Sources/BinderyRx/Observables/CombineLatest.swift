@@ -92,30 +92,23 @@ func combineLatest2<First, Second, Result>(_ first: Observable<First>, _ second:
             case .wait: break
             }
         }
-        let firstSubscription = SingleAssignmentDisposable(), secondSubscription = SingleAssignmentDisposable()
-        firstSubscription.setDisposable(first.subscribe { event in
-            lock.withLock {
-                switch event {
-                case .next(let value):
-                    latest.0 = value
-                    react(gate.next(0))
-                case .error(let error): observer.on(.error(error))
-                case .completed: react(gate.completed(0))
+        /// Subscribes to source `index`, keeping its elements with `store`.
+        func follow<Element>(_ source: Observable<Element>, _ index: Int, store: @escaping (Element) -> Void) -> Disposable {
+            let subscription = SingleAssignmentDisposable()
+            subscription.setDisposable(source.subscribe { event in
+                lock.withLock {
+                    switch event {
+                    case .next(let value):
+                        store(value)
+                        react(gate.next(index))
+                    case .error(let error): observer.on(.error(error))
+                    case .completed: react(gate.completed(index))
+                    }
                 }
-            }
-        })
-        secondSubscription.setDisposable(second.subscribe { event in
-            lock.withLock {
-                switch event {
-                case .next(let value):
-                    latest.1 = value
-                    react(gate.next(1))
-                case .error(let error): observer.on(.error(error))
-                case .completed: react(gate.completed(1))
-                }
-            }
-        })
-        return Disposables.create(firstSubscription, secondSubscription)
+            })
+            return subscription
+        }
+        return Disposables.create(follow(first, 0) { latest.0 = $0 }, follow(second, 1) { latest.1 = $0 })
     }
 }
 
