@@ -12,11 +12,11 @@ final class RouteTests: XCTestCase {
     }
 
     func testAnInputsViewModelIsFoundOnlyInAnInputsPath() {
-        XCTAssertEqual(Route.inputViewModel(of: "/api/simple/3f2a/inputs/buttonTap"), "simple")
-        XCTAssertEqual(Route.inputViewModel(of: "//api/simple//3f2a/inputs/buttonTap/"), "simple", "empty segments are skipped, as the router skips them")
+        XCTAssertEqual(Route("/api/simple/3f2a/inputs/buttonTap").inputViewModel, "simple")
+        XCTAssertEqual(Route("//api/simple//3f2a/inputs/buttonTap/").inputViewModel, "simple", "empty segments are skipped, as the router skips them")
         for path in ["/api/simple/3f2a/events", "/api/simple/3f2a/inputs", "/api/simple/3f2a/inputs/a/b",
                      "/api/simple/3f2a/outputs/x", "/apix/simple/3f2a/inputs/a", "/", "", "/api/simple"] {
-            XCTAssertNil(Route.inputViewModel(of: path), path)
+            XCTAssertNil(Route(path).inputViewModel, path)
         }
     }
 }

@@ -1,39 +1,33 @@
 /// A request path as logs and metrics name it: the session id replaced by
-/// `{sid}`, so that lines of one route look alike.
+/// `{sid}`, so that lines of one route look alike. Made from the segments the
+/// router split, so a request's path is split once.
 struct Route {
-    let template: String
-    let session: String?
+    let path: String
+    let segments: [String]
 
-    init(_ path: String) {
-        // Split on bytes: splitting Characters costs ten times more, on every request.
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-        guard parts.count >= 3, parts[0].elementsEqual("api".utf8) else {
-            (template, session) = (path, nil)
-            return
-        }
-        let viewModel = String(Substring(parts[1]))
-        session = String(Substring(parts[2]))
-        var template = "/api/" + viewModel + "/{sid}"
-        for part in parts.dropFirst(3) { template += "/" + String(Substring(part)) }
-        self.template = template
+    init(_ path: String, segments: [String]) {
+        self.path = path
+        self.segments = segments
     }
 
+    init(_ path: String) { self.init(path, segments: PathSegments.of(path)) }
+
+    /// `/api/<vm>/<sid>/…`: a route about one session.
+    private var isSessionRoute: Bool { segments.count >= 3 && segments[0] == "api" }
+
+    /// The path with its session id as `{sid}`.
+    var template: String {
+        guard isSessionRoute else { return path }
+        return (["", "api", segments[1], "{sid}"] + segments.dropFirst(3)).joined(separator: "/")
+    }
+
+    /// The session id of a session's route.
+    var session: String? { isSessionRoute ? segments[2] : nil }
+
     /// The ViewModel of an input's path (`/api/<vm>/<sid>/inputs/<name>`, empty
-    /// segments skipped as the router skips them), or nil for any other path:
-    /// what an input's metrics need, found without splitting the path into an
-    /// array or building its template.
-    static func inputViewModel(of path: String) -> Substring? {
-        let bytes = path.utf8
-        var index = bytes.startIndex
-        /// The next non-empty segment, or nil at the end.
-        func next() -> Range<String.Index>? {
-            while index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") { index = bytes.index(after: index) }
-            let start = index
-            while index < bytes.endIndex, bytes[index] != UInt8(ascii: "/") { index = bytes.index(after: index) }
-            return index > start ? start..<index : nil
-        }
-        guard let api = next(), path[api] == "api", let viewModel = next(), next() != nil,
-              let inputs = next(), path[inputs] == "inputs", next() != nil, next() == nil else { return nil }
-        return path[viewModel]
+    /// segments skipped as the router skips them), or nil for any other path.
+    var inputViewModel: String? {
+        guard segments.count == 5, segments[0] == "api", segments[3] == "inputs" else { return nil }
+        return segments[1]
     }
 }

@@ -63,8 +63,8 @@ final class Telemetry: Sendable {
     // MARK: Requests
 
     /// A response was queued: the request's log line, and its status counted
-    /// (an input's latency too). `path` is the request's path as received.
-    func responded(method: String, path: String, status: Int, since start: ContinuousClock.Instant) {
+    /// (an input's latency too).
+    func responded(method: String, route: Route, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         if let factory {
             let counter = byStatus.withLock { counters in
@@ -75,8 +75,7 @@ final class Telemetry: Sendable {
             }
             counter.increment()
         }
-        // The path is read only for what needs it: an input's metrics, a log line.
-        if let factory, method == "POST", let viewModel = Route.inputViewModel(of: path).map(String.init) {
+        if let factory, method == "POST", let viewModel = route.inputViewModel {
             let instruments = inputs.withLock { table in
                 if let found = table[viewModel] { return found }
                 let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
@@ -88,7 +87,6 @@ final class Telemetry: Sendable {
             instruments.latency.recordNanoseconds(elapsed.nanoseconds)
         }
         guard logger.logLevel <= .info else { return }
-        let route = Route(path)
         let hundredths = elapsed.nanoseconds / 10_000
         let fraction = hundredths % 100
         var metadata: Logger.Metadata = [
@@ -100,9 +98,8 @@ final class Telemetry: Sendable {
     }
 
     /// An input the session refused: its code and message, at notice level.
-    func inputRefused(_ path: String, status: Int, body: Data) {
+    func inputRefused(_ route: Route, status: Int, body: Data) {
         guard logger.logLevel <= .notice else { return }
-        let route = Route(path)
         let error = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         logger.notice("input refused", metadata: [
             "path": "\(route.template)", "session": "\(route.session ?? "")", "status": "\(status)",

@@ -12,8 +12,8 @@ struct APIRouter: Sendable {
     let configuration: ServerConfiguration
     let telemetry: Telemetry
 
-    func respond(to request: Request, segments: ArraySlice<Substring>) throws -> Answer {
-        let path = segments.map(String.init)
+    func respond(to request: Request, segments: ArraySlice<String>) throws -> Answer {
+        let path = Array(segments)
         // /api/<vm>/<sid>/…: the session the route is about.
         func session() throws -> Session { try application.session(path[0], id: path[1]) }
 

@@ -22,7 +22,7 @@ struct Router: Sendable {
                 return try api.respond(to: request, segments: segments.dropFirst())
             }
             if segments.count == 1, let response = try operations(request, segments[0]) { return .now(response) }
-            if segments.first == Substring(ClientFiles.prefix) {
+            if segments.first == ClientFiles.prefix {
                 // The app's own copy of a client file wins.
                 if let own = try files.file(for: request) { return .now(own) }
                 return .now(try client.respond(to: request, path: segments.dropFirst()))
@@ -34,7 +34,7 @@ struct Router: Sendable {
     }
 
     /// `/healthz`, `/readyz` and `/metrics`, for an operator's probes and scraper.
-    private func operations(_ request: Request, _ name: Substring) throws -> Response? {
+    private func operations(_ request: Request, _ name: String) throws -> Response? {
         guard ["healthz", "readyz", "metrics"].contains(name) else { return nil }
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])

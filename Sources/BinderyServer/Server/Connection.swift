@@ -38,6 +38,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
         var started = ContinuousClock.now
+        /// The current request's route, once it is routed (its log line and metrics).
+        var route: Route?
         /// The socket the hang-up watcher watches while a stream is open.
         var watched: Int32?
         /// The stream's writer while `streaming`: retained once when the stream is
@@ -73,6 +75,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             if isFirstCall {
                 server.activity.begin()
                 state.started = .now
+                state.route = nil
                 state.phase = .receiving(RequestBody(limit: server.configuration.maxBodyBytes))
                 if let length = header("Content-Length").flatMap(Int.init), length > server.configuration.maxBodyBytes {
                     return .result(queue(server.tooLarge.closing, in: &state, method: method, path: url))
@@ -98,6 +101,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 }
                 let request = Request(method: method, path: url, headers: values(.HEADER_KIND, Request.headerNames),
                                       body: body.data, query: values(.GET_ARGUMENT_KIND, Request.queryNames))
+                state.route = Route(url, segments: request.segments)
                 switch server.route(request) {
                 case .now(let response):
                     return .result(queue(response, in: &state, method: method, path: url))
@@ -233,9 +237,10 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     }
 
     private func queue(_ response: Response, in state: inout State, method: String, path: String) -> MHD_Result {
-        server.telemetry.responded(method: method, path: path, status: response.status, since: state.started)
-        if response.status >= 400, method == "POST", case .data(let body) = response.body, Route.inputViewModel(of: path) != nil {
-            server.telemetry.inputRefused(path, status: response.status, body: body)
+        let route = state.route ?? Route(path)
+        server.telemetry.responded(method: method, route: route, status: response.status, since: state.started)
+        if response.status >= 400, method == "POST", case .data(let body) = response.body, route.inputViewModel != nil {
+            server.telemetry.inputRefused(route, status: response.status, body: body)
         }
         let mhdResponse: OpaquePointer?
         switch response.body {
@@ -267,21 +272,24 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             state.phase = .sending
             return .NO
         }
-        for (name, value) in response.headers { MHD_add_response_header(mhdResponse, name, value) }
+        for (name, value) in response.headers {
+            _ = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
+        }
         let result = MHD_queue_response(pointer, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
     }
 
     private func header(_ name: String) -> String? {
-        MHD_lookup_connection_value(pointer, .HEADER_KIND, name).map { String(cString: $0) }
+        name.withCString { MHD_lookup_connection_value(pointer, .HEADER_KIND, $0) }.map { String(cString: $0) }
     }
 
     /// The request's headers or query arguments named in `names` (looked up, not all copied).
     private func values(_ kind: MHD_ValueKind, _ names: [String]) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
-            if let value = MHD_lookup_connection_value(pointer, kind, name) { values[name] = String(cString: value) }
+            // withCString borrows the name's bytes; passing the String would copy them to the heap.
+            if let value = name.withCString({ MHD_lookup_connection_value(pointer, kind, $0) }) { values[name] = String(cString: value) }
         }
         return values
     }

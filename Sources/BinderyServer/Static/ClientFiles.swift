@@ -45,11 +45,11 @@ struct ClientFiles: Sendable {
     }
 
     /// The answer to `GET /_bindery/<version>/<name>`.
-    func respond(to request: Request, path: ArraySlice<Substring>) throws -> Response {
+    func respond(to request: Request, path: ArraySlice<String>) throws -> Response {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }
-        guard path.count == 2, path.first == Substring(Self.version), let file = files[String(path.last!)] else {
+        guard path.count == 2, path.first == Self.version, let file = files[path.last!] else {
             throw HTTPError.notFound(missing ?? "no client file \(request.path) (this server serves /\(Self.prefix)/\(Self.version)/)")
         }
         return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag)

@@ -15,7 +15,7 @@ struct StaticFiles: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }
-        var parts = request.segments.map(String.init)
+        var parts = request.segments
         if parts.isEmpty || request.path.hasSuffix("/") { parts.append("index.html") }
         guard !parts.contains(where: { $0.hasPrefix(".") || $0.contains("\\") || $0.contains("\0") }) else { return nil }
         var url = directory
