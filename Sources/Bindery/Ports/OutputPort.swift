@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Whether an output is state or an event.
 public enum OutputKind: String, Codable, Sendable {
@@ -63,13 +64,36 @@ enum OutputEncoding {
             self = .json { _ in Data("null".utf8) }
         } else if let primitive = JSONText.primitiveEncoding(for: type) {
             self = .json(primitive)
-        } else if type is any Encodable.Type {
-            let encoder = JSONEncoder.bindery
-            self = .json { element in try encoder.encodeOpened(element as! any Encodable) }
+        } else if let type = type as? any Encodable.Type {
+            self = .json(Self.encoding(of: type))
         } else if type is AnyObject.Type {
             self = .viewModel
         } else {
             return nil
         }
     }
+}
+
+extension OutputEncoding {
+    /// Values of `type` as JSON: the type is opened here, once, so that each value
+    /// is cast to `T` rather than looked up as `any Encodable`. An enum with a raw
+    /// value is written directly; once a value of the type turns out not to be
+    /// one primitive, its values all go to JSONEncoder.
+    private static func encoding<T: Encodable>(of type: T.Type) -> (Any) throws -> Data {
+        let encoder = JSONEncoder.bindery
+        let mayBeSingle = SingleValueHint()
+        return { element in
+            let value = element as! T
+            if mayBeSingle.value.load(ordering: .relaxed) {
+                if let json = SingleValueJSON.encode(value) { return json }
+                mayBeSingle.value.store(false, ordering: .relaxed)
+            }
+            return try encoder.encode(value)
+        }
+    }
+}
+
+/// Whether an output type's values may still be single primitives (see `SingleValueJSON`).
+private final class SingleValueHint: Sendable {
+    let value = Atomic<Bool>(true)
 }
