@@ -8,7 +8,14 @@ extension ObservableType {
     /// and one drain delivers them, rescheduling itself after each event (so on a
     /// `TestScheduler` a burst arrives one tick apart).
     public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        if scheduler is SerialDispatchQueueScheduler || scheduler is SerialScheduler {
+        if let serial = scheduler as? SerialScheduler {
+            // A session's scheduler, under every Driver and Signal: as below, without
+            // a disposable per event that nothing could dispose.
+            return Observable { observer in
+                self.subscribe { event in serial.deliver { observer.on(event) } }
+            }
+        }
+        if scheduler is SerialDispatchQueueScheduler {
             return Observable { observer in
                 // Work still scheduled after disposal is dropped by the subscription's sink.
                 self.subscribe { event in

@@ -137,18 +137,24 @@ public final class SerialScheduler: SchedulerType, @unchecked Sendable {
     /// Runs `action` inline when in a turn (after the work in progress), else in a later turn.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let cancel = SingleAssignmentDisposable()
-        let run = {
+        deliver {
             guard !cancel.isDisposed else { return }
             cancel.setDisposable(action(state))
         }
-        if !isCurrent {
-            async(run)
-        } else if isDraining {
-            pending.append(run)
-        } else {
-            trampoline(run)
-        }
         return cancel
+    }
+
+    /// Runs `work` as `schedule` runs an action, without the disposable that
+    /// could cancel it: what `observe(on:)` delivers each event with (its
+    /// subscription drops what arrives after it is disposed).
+    func deliver(_ work: @escaping () -> Void) {
+        if !isCurrent {
+            async(work)
+        } else if isDraining {
+            pending.append(work)
+        } else {
+            trampoline(work)
+        }
     }
 
     /// Schedules `action` in a turn after `dueTime`.
