@@ -8,9 +8,15 @@ package enum JSONText {
     /// characters escaped, everything else (slashes, non-ASCII) as it is.
     package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings (names, ids, words) need no escape: one copy.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: string.utf8)
+        // Most strings (names, ids, words) need no escape: one scan of the
+        // string's own bytes, one copy.
+        var string = string
+        let plain = string.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -26,7 +26,8 @@ package struct Snapshot: Sendable {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             JSONText.appendQuoted(output.name, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            bytes.append(contentsOf: output.json)
+            // Through its buffer: appending `Data` as a sequence goes byte by byte.
+            output.json.withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
         bytes.append(contentsOf: "}}".utf8)
         return Data(bytes)

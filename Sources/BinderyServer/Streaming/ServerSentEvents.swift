@@ -15,7 +15,8 @@ enum ServerSentEvents {
         bytes.append(contentsOf: "\nevent: ".utf8)
         bytes.append(contentsOf: name.utf8)
         bytes.append(contentsOf: "\ndata: ".utf8)
-        bytes.append(contentsOf: json)
+        // Through its buffer: appending `Data` as a sequence goes byte by byte.
+        json.withUnsafeBytes { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: "\n\n".utf8)
         return bytes
     }
