@@ -1,4 +1,4 @@
-import BinderyRx
+@testable import BinderyRx
 import Foundation
 import XCTest
 
@@ -116,5 +116,39 @@ final class ExecutorPoolTests: XCTestCase {
 
         for _ in 0..<6 { gate.signal() }
         for _ in 0..<2 { XCTAssertEqual(entered.wait(timeout: .now() + 5), .success, "queued work runs once workers are free") }
+    }
+
+    func testABurstOfWorkWakesOneSleeperAtATimeNotOnePerJob() {
+        let pool = ExecutorPool(threads: 4, maxThreads: 4)
+        // All four workers exist and sleep.
+        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        for index in 0..<4 {
+            SerialScheduler(label: "warm\(index)", pool: pool).async {
+                entered.signal()
+                gate.wait()
+            }
+        }
+        for _ in 0..<4 { XCTAssertEqual(entered.wait(timeout: .now() + 5), .success) }
+        for _ in 0..<4 { gate.signal() }
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while pool.idleCount < 4, Date() < deadline { usleep(1_000) }
+        XCTAssertEqual(pool.idleCount, 4)
+
+        // 200 jobs queued at once, each on its own scheduler (200 requests on
+        // 200 sessions). Each holds its worker until the previous one is done,
+        // so the four workers are all woken, and then never sleep until the end.
+        let before = pool.wakeUps
+        let baton = DispatchSemaphore(value: 0), done = DispatchGroup()
+        for index in 0..<200 {
+            done.enter()
+            SerialScheduler(label: "burst\(index)", pool: pool).async {
+                baton.wait()
+                baton.signal()
+                done.leave()
+            }
+        }
+        baton.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertLessThanOrEqual(pool.wakeUps - before, 4, "one wake-up per sleeping worker, not one per job queued while any slept")
     }
 }

@@ -7,6 +7,12 @@ import Foundation
 /// work it has queued (one turn), and goes on to the next, so a busy scheduler
 /// cannot starve the others and nothing ever waits for a thread of its own.
 ///
+/// At most one sleeping worker is being woken at a time: new work wakes one
+/// only if none is already on its way, and a worker that takes work and sees
+/// more waiting wakes the next. So a steady trickle of short turns (a request
+/// each) keeps one or two workers busy rather than waking every idle worker per
+/// turn, each of which would find nothing left and sleep again.
+///
 /// Work that blocks (a ViewModel waiting on I/O) holds its worker. When more
 /// schedulers wait than workers are idle and no turn has finished for
 /// `stallThreshold`, the pool adds a worker, up to `maxThreads`; a worker beyond `threads` leaves once it has
@@ -31,8 +37,14 @@ public final class ExecutorPool: @unchecked Sendable {
     private var ready: [SerialScheduler] = []
     private var readyHead = 0
     private var workers = 0
+    /// Workers asleep in `condition.wait`, including those signalled but not yet awake.
     private var idle = 0
+    /// Signals sent to sleeping workers that have not woken yet (0 or 1, but
+    /// for a spurious wake-up): new work needs no other while one is on its way.
+    private var waking = 0
     private var turns: UInt64 = 0
+    /// Signals sent to sleeping workers, ever (for tests).
+    private var signals: UInt64 = 0
     private var monitorRunning = false
 
     /// A pool of `threads` workers, growing to `maxThreads` only while workers are stalled.
@@ -53,11 +65,17 @@ public final class ExecutorPool: @unchecked Sendable {
     /// The number of worker threads now.
     public var threadCount: Int { condition.withLock { workers } }
 
+    /// Workers asleep waiting for work now (for tests).
+    var idleCount: Int { condition.withLock { idle } }
+
+    /// Signals ever sent to wake a sleeping worker (for tests).
+    var wakeUps: UInt64 { condition.withLock { signals } }
+
     /// Queues `scheduler`, which has work and is not queued yet.
     func submit(_ scheduler: SerialScheduler) {
         condition.lock()
         ready.append(scheduler)
-        if idle > 0 { condition.signal() }
+        wakeOneLocked()
         // `idle` still counts workers signalled but not yet awake: compare, or
         // work arriving together for one idle worker waits behind the first.
         if waitingLocked > idle {
@@ -75,6 +93,14 @@ public final class ExecutorPool: @unchecked Sendable {
     }
 
     private var hasReadyLocked: Bool { readyHead < ready.count }
+
+    /// Wakes a sleeping worker for waiting work, unless one is already waking.
+    private func wakeOneLocked() {
+        guard waking == 0, idle > 0 else { return }
+        waking += 1
+        signals &+= 1
+        condition.signal()
+    }
 
     /// Schedulers waiting for a worker.
     private var waitingLocked: Int { ready.count - readyHead }
@@ -112,6 +138,7 @@ public final class ExecutorPool: @unchecked Sendable {
                 let isExtra = workers > threads
                 let signalled = isExtra ? condition.wait(until: Date(timeIntervalSinceNow: 5)) : { condition.wait(); return true }()
                 idle -= 1
+                waking = max(0, waking - 1)
                 if !signalled, !hasReadyLocked, workers > threads {
                     workers -= 1
                     condition.unlock()
@@ -119,6 +146,8 @@ public final class ExecutorPool: @unchecked Sendable {
                 }
             }
             let scheduler = takeReadyLocked()
+            // More is waiting: the next sleeper comes for it while this one runs.
+            if hasReadyLocked { wakeOneLocked() }
             condition.unlock()
             scheduler.runTurn()
             condition.lock()
