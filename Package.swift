@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "BinderyDatabase", dependencies: ["Bindery", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "BinderyServer", dependencies: [
-            "Bindery", "BinderyDatabase", "CMicroHTTPD",
+            "Bindery", "BinderyRx", "BinderyDatabase", "CMicroHTTPD",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

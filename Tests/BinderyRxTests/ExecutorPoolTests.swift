@@ -151,4 +151,15 @@ final class ExecutorPoolTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertLessThanOrEqual(pool.wakeUps - before, 4, "one wake-up per sleeping worker, not one per job queued while any slept")
     }
+
+    func testWorkersCarryThePoolsNameWhereOperatorsLook() throws {
+        func comm(of pool: ExecutorPool) throws -> String {
+            try SerialScheduler(label: "named", pool: pool).sync {
+                try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+            }
+        }
+        XCTAssertEqual(try comm(of: ExecutorPool(threads: 1)), "bindery.exec.1\n")
+        XCTAssertEqual(try comm(of: ExecutorPool(threads: 1, name: "a.pool.with.a.long.name")), "a.pool.with.a.l\n",
+                       "a name over Linux's 15 bytes is cut to fit, not refused")
+    }
 }

@@ -53,8 +53,8 @@ public final class ExecutorPool: @unchecked Sendable {
     ///   - threads: Workers kept while idle; started on first use.
     ///   - maxThreads: The hard limit (default: `threads` + 16).
     ///   - stallThreshold: How long work must wait on stuck workers before a worker is added.
-    ///   - name: The threads' name prefix, for debuggers and `/proc`.
-    public init(threads: Int, maxThreads: Int? = nil, stallThreshold: Duration = .milliseconds(100), name: String = "bindery.executor") {
+    ///   - name: The threads' name prefix, for debuggers and `/proc` (Linux keeps 15 bytes: `bindery.exec.12`).
+    public init(threads: Int, maxThreads: Int? = nil, stallThreshold: Duration = .milliseconds(100), name: String = "bindery.exec") {
         precondition(threads >= 1, "an executor pool needs at least one thread")
         self.threads = threads
         self.maxThreads = max(threads, maxThreads ?? threads + 16)
@@ -84,7 +84,7 @@ public final class ExecutorPool: @unchecked Sendable {
             } else if !monitorRunning, workers < maxThreads {
                 monitorRunning = true
                 Thread { [self] in
-                    Thread.current.name = "\(name).monitor"
+                    nameCurrentThread("\(name).monitor")
                     watchForStalls()
                 }.start()
             }
@@ -124,7 +124,7 @@ public final class ExecutorPool: @unchecked Sendable {
         let label = "\(name).\(workers)"
         // Named from inside: a Linux thread otherwise keeps its creator's name.
         Thread { [self] in
-            Thread.current.name = label
+            nameCurrentThread(label)
             work()
         }.start()
     }

@@ -1,4 +1,5 @@
 import Bindery
+import BinderyRx
 import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)
@@ -35,9 +36,10 @@ final class HangupWatcher: @unchecked Sendable {
         event.events = EPOLLIN.rawValue
         event.data.u64 = Self.wakeKey
         epoll_ctl(epoll, EPOLL_CTL_ADD, wake, &event)
-        let thread = Thread { [self] in run() }
-        thread.name = "bindery.hangups"
-        thread.start()
+        Thread { [self] in
+            nameCurrentThread("bindery.hangups")
+            run()
+        }.start()
     }
 
 
