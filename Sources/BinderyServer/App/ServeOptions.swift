@@ -118,7 +118,7 @@ public enum ServeOptions {
               get: { "\($0.runtime.maxStreamsPerSession)" }) { $0.runtime.maxStreamsPerSession = try number($1, in: 1...10_000_000) },
         value("max-connections", "<n>", "Most open connections (streams included); libmicrohttpd refuses more.",
               get: { "\($0.maxConnections)" }) { $0.maxConnections = try number($1, in: 1...10_000_000) },
-        value("threads", "<n>", "libmicrohttpd worker threads (default: half the cores, at least 1).",
+        value("threads", "<n>", "libmicrohttpd worker threads (default: one per core).",
               get: { "\($0.threads)" }) { $0.threads = try number($1, in: 1...1_024) },
         value("max-body", "<bytes>", "Largest request body; larger gets 413.",
               get: { "\($0.maxBodyBytes)" }) { $0.maxBodyBytes = try number($1, in: 0...(1 << 30)) },
