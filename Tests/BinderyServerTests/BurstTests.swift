@@ -28,12 +28,13 @@ final class BurstTests: XCTestCase {
         let swarm = try StreamSwarm(port: server.port, path: "/api/tick/\(id)/events", count: streams)
         // While the burst is being served, the API must keep answering.
         let apiAnswered = expectation(description: "GET /api and POST /api/simple answer during the burst")
-        var apiStatuses: [Int] = []
+        let apiStatuses = Locked<[Int]>([])
         Thread {
             let client = HTTPClient(port: server.port)
-            apiStatuses.append((try? client.get("/api"))?.status ?? -1)
-            apiStatuses.append((try? client.post("/api/simple"))?.status ?? -1)
-            apiStatuses.append((try? client.get("/api/tick/\(id)"))?.status ?? -1)
+            for status in [(try? client.get("/api"))?.status, (try? client.post("/api/simple"))?.status,
+                           (try? client.get("/api/tick/\(id)"))?.status] {
+                apiStatuses.withLock { $0.append(status ?? -1) }
+            }
             apiAnswered.fulfill()
         }.start()
 
@@ -49,7 +50,7 @@ final class BurstTests: XCTestCase {
             \(live) of \(streams) streams received 5 events in 30 s; statuses \(Set(swarm.streams.map { $0.status ?? -1 })); \
             the server has \(server.server.openConnections) connections and \(server.server.openStreams) streams
             """)
-        XCTAssertEqual(apiStatuses, [200, 201, 200])
+        XCTAssertEqual(apiStatuses.withLock { $0 }, [200, 201, 200])
         // This test's own threads are few (one poller, one API client); the server's must stay bounded too.
         XCTAssertLessThanOrEqual(mostThreads - threadsBefore, 16, "threads grew from \(threadsBefore) to \(mostThreads) during the burst")
         swarm.closeAll()

@@ -83,16 +83,18 @@ final class IsolationTests: XCTestCase {
         defer { gate.signal() }
         server.server.application.register("stall") { _ in StallViewModel(gate: gate, entered: entered) }
         let id = try server.createSession("stall")
-        var response: HTTPResponse?
+        let answer = Locked<HTTPResponse?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread {
-            response = try? HTTPClient(port: server.port).post("/api/stall/\(id)/inputs/wait")
+            let response = try? HTTPClient(port: server.port).post("/api/stall/\(id)/inputs/wait")
+            answer.withLock { $0 = response }
             finished.signal()
         }.start()
         XCTAssertEqual(entered.wait(timeout: .now() + 5), .success)
 
         server.server.stop() // waits its grace period, then answers what is still in flight
         XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+        let response = answer.withLock { $0 }
         XCTAssertEqual(response?.status, 503)
         XCTAssertEqual(try response?.json()["error"] as? String, "shutting_down")
         gate.signal() // the session finishes after the daemon is gone: nothing may touch it
