@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "bindery",
             dependencies: [
-                "BinderyServer", "BinderyTesting", "Examples", "Todo",
+                "Bindery", "BinderyServer", "BinderyTesting", "Examples", "Todo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

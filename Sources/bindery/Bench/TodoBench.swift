@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bindery
 import BinderyTesting
 import Foundation
 
@@ -81,8 +82,7 @@ struct TodoBench: ParsableCommand {
 
     /// Inputs to `path` from `clients` threads for `seconds`: the rate and each input's latency.
     private func throughput(port: UInt16, path: String, body: String?) -> (rate: Double, latency: Samples) {
-        let lock = NSLock()
-        var all = Samples()
+        let all = Locked(Samples())
         let group = DispatchGroup()
         let start = now()
         for _ in 0..<clients {
@@ -95,11 +95,12 @@ struct TodoBench: ParsableCommand {
                     guard let response = try? client.post(path, json: body), response.status == 200 else { break }
                     own.add(now() - sent)
                 }
-                lock.withLock { for value in own.values { all.add(value) } }
+                all.withLock { all in for value in own.values { all.add(value) } }
                 group.leave()
             }.start()
         }
         group.wait()
-        return (Double(all.values.count) / (now() - start), all)
+        let samples = all.withLock { $0 }
+        return (Double(samples.values.count) / (now() - start), samples)
     }
 }
