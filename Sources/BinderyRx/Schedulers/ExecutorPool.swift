@@ -39,8 +39,8 @@ public final class ExecutorPool: @unchecked Sendable {
     private var workers = 0
     /// Workers asleep in `condition.wait`, including those signalled but not yet awake.
     private var idle = 0
-    /// Signals sent to sleeping workers that have not woken yet (0 or 1, but
-    /// for a spurious wake-up): new work needs no other while one is on its way.
+    /// A signal sent whose worker has not woken yet (0 or 1): new work needs
+    /// no other while one is on its way.
     private var waking = 0
     private var turns: UInt64 = 0
     /// Signals sent to sleeping workers, ever (for tests).

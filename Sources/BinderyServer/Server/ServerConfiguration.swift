@@ -11,8 +11,8 @@ public struct ServerConfiguration: Sendable {
     /// Worker threads of libmicrohttpd's epoll pool, one per core: they only
     /// parse, write, suspend and resume, while sessions run on the executor
     /// pool. On 2 cores one worker is the bottleneck for inputs (two answer
-    /// 1.2–1.4× as many); two serve a saturating fan-out with lower latency,
-    /// for the same CPU per event.
+    /// 1.2–1.4× as many), and under a fan-out that saturates it one worker
+    /// falls behind, writing ticks two at a time, where two keep up.
     public var threads = UInt32(max(1, ProcessInfo.processInfo.activeProcessorCount))
     /// Most open connections (streams included); libmicrohttpd refuses more.
     public var maxConnections: UInt32 = 4_096
