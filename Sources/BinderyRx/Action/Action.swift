@@ -65,7 +65,8 @@ public final class Action<Input, Element> {
 
         executing = executionObservables
             .flatMap { work -> Observable<Bool> in
-                let finished = work.ignoreElements().map { _ in false }.catch { _ in .empty() }
+                // Its elements dropped, typed as Bool: what `work` ends with, and nothing else.
+                let finished = work.filter { _ in false }.map { _ in false }.catch { _ in .empty() }
                 return Observable.concat([.just(true), finished, .just(false)])
             }
             .startWith(false)
