@@ -122,7 +122,7 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertTrue(feed.isOver)
     }
 
-    func testAReaderIsWokenOnlyAfterItFoundNothingOncePerWait() {
+    func testAReaderIsWokenOnlyAfterItHasReadEverythingOncePerWait() {
         let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
         feed.reader = reader
@@ -160,7 +160,75 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertEqual(readers.map(\.calls.value), [1, 1])
         for feed in feeds { XCTAssertEqual(take(feed).0, [.event(color), .event(toast)]) }
         publish(broadcast, "toast", .signal)
-        XCTAssertEqual(readers.map(\.calls.value), [1, 1], "the readers have not waited again")
+        XCTAssertEqual(readers.map(\.calls.value), [2, 2], "the takes that emptied the log left them waiting again")
+    }
+
+    func testATakeThatEmptiesTheLogLeavesTheReaderWaiting() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        let reader = Reader(), calls = reader.calls
+        feed.reader = reader
+        publish(broadcast, "color")
+        XCTAssertEqual(take(feed).1, .items)
+        let toast = publish(broadcast, "toast", .signal)
+        XCTAssertEqual(calls.value, 1, "woken without a take that found nothing: that take needs no lock")
+        XCTAssertEqual(take(feed).0, [.event(toast)])
+        XCTAssertEqual(take(feed).1, .idle)
+        XCTAssertEqual(take(feed).1, .idle)
+        broadcast.finish()
+        XCTAssertEqual(calls.value, 2)
+        XCTAssertEqual(take(feed).0, [.end], "the finish is seen past the lock-free check")
+        XCTAssertEqual(take(feed).1, .over(.ended))
+    }
+
+    func testCancelIsSeenByTheTakeThatFollowsAWait() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        XCTAssertEqual(take(feed).1, .idle)
+        feed.cancel()
+        XCTAssertEqual(take(feed).1, .over(.cancelled))
+    }
+
+    /// `copyNewest` into a buffer of `size` bytes: the bytes, or nil.
+    private func copyNewest(_ feed: Subscription, size: Int = 64) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: size)
+        let count = bytes.withUnsafeMutableBytes { feed.copyNewest(into: $0) }
+        return count.map { Array(bytes[..<$0]) }
+    }
+
+    func testCopyNewestCopiesTheOneEventUnreadAndLeavesTheReaderWaiting() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        let reader = Reader(), calls = reader.calls
+        feed.reader = reader
+        XCTAssertNil(copyNewest(feed), "nothing published")
+        let color = publish(broadcast, "color", .driver, "\"red\"")
+        XCTAssertEqual(copyNewest(feed), color.encoded)
+        XCTAssertNil(copyNewest(feed), "read")
+        XCTAssertEqual(take(feed).1, .idle)
+        publish(broadcast, "color", .driver, "\"blue\"")
+        XCTAssertEqual(calls.value, 1, "the copy left it waiting")
+    }
+
+    func testCopyNewestLeavesToTakeWhatItCannotCopyAlone() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        publish(broadcast, "color", .driver, "1")
+        let toast = publish(broadcast, "toast", .signal, "2")
+        XCTAssertNil(copyNewest(feed), "two events unread")
+        XCTAssertEqual(take(feed).0, [.event(broadcast.withLog { $0.latest("color") }!), .event(toast)])
+        let big = publish(broadcast, "color", .driver, "\"\(String(repeating: "x", count: 100))\"")
+        XCTAssertNil(copyNewest(feed, size: 16), "too big for the buffer")
+        XCTAssertEqual(take(feed).0, [.event(big)])
+        let initial = self.feed(broadcast, initial: [.reset(lastEventID: 3)])
+        publish(broadcast, "toast", .signal)
+        XCTAssertNil(copyNewest(initial), "the reset goes first")
+        broadcast.finish()
+        XCTAssertNil(copyNewest(feed), "the end is an item")
+        XCTAssertEqual(take(feed).1, .items)
+    }
+
+    func testCopyNewestOfAnEventOverTheReadersLimitLeavesTheOverflowToTake() {
+        let broadcast = broadcast(maxBufferedBytes: 8), feed = feed(broadcast)
+        publish(broadcast, "color", .driver, "\"0123456789\"")
+        XCTAssertNil(copyNewest(feed))
+        XCTAssertEqual(take(feed).1, .over(.overflow))
     }
 
     func testTheReaderCancellingIsNotCalledBack() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A session's event log as its subscriptions read it: one log, shared, that
 /// each reader reads from its own position, rather than a queue per reader
@@ -24,6 +25,10 @@ final class Broadcast: @unchecked Sendable {
     }
 
     let state: Locked<State>
+    /// Counts the publications and the finish, each changed under the lock: a
+    /// reader that began waiting at the current count has nothing to take, and
+    /// learns it without the lock (see `Subscription.take`).
+    let changes = Atomic<UInt64>(0)
     /// The most bytes (as encoded) a reader may fall behind before it is over.
     let maxBufferedBytes: Int
     /// The readers the publications wake: confined to the session's turns, and
@@ -51,6 +56,7 @@ final class Broadcast: @unchecked Sendable {
         self.woken = []
         let event = state.withLock { state -> OutputEvent in
             let event = state.log.append(name: name, kind: kind, json: json)
+            changes.add(1, ordering: .releasing)
             Self.takeWaiting(&state, into: &woken)
             return event
         }
@@ -84,6 +90,7 @@ final class Broadcast: @unchecked Sendable {
         var woken: [any SubscriptionReader] = []
         state.withLock { state in
             state.isFinished = true
+            changes.add(1, ordering: .releasing)
             Self.takeWaiting(&state, into: &woken)
         }
         woken.forEach { $0.subscriptionHasItems() }
@@ -98,11 +105,11 @@ final class Broadcast: @unchecked Sendable {
 
     /// Moves the readers of the waiting subscriptions (those not cancelled since) into `woken`.
     private static func takeWaiting(_ state: inout State, into woken: inout [any SubscriptionReader]) {
-        guard !state.waiting.isEmpty else { return }
-        for subscription in state.waiting {
+        // Moved out one by one, which counts no reference and keeps the capacity
+        // (removeAll(keepingCapacity:) takes a slow generic path). Reversed here
+        // and again as `wakeWoken` pops them: woken in the order they began to wait.
+        while let subscription = state.waiting.popLast() {
             if let reader = subscription.stopWaiting() { woken.append(reader) }
         }
-        // Emptied one by one: removeAll(keepingCapacity:) takes a slow generic path.
-        while state.waiting.popLast() != nil {}
     }
 }

@@ -33,6 +33,17 @@ struct EventLog {
         return event
     }
 
+    /// Copies the newest event's bytes into `buffer` and returns how many, if
+    /// there is one and they fit in the buffer and in `limit`: without a
+    /// reference to the event, so under the lock that keeps the log as it is.
+    func copyNewest(into buffer: UnsafeMutableRawBufferPointer, limit: Int) -> Int? {
+        guard let newest, newest.encoded.count <= min(buffer.count, limit) else { return nil }
+        return newest.encoded.withUnsafeBytes { bytes in
+            buffer.copyMemory(from: bytes)
+            return bytes.count
+        }
+    }
+
     /// Every driver's current value, oldest first.
     var snapshot: [OutputEvent] { latest.values.sorted { $0.id < $1.id } }
 

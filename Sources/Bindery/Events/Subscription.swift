@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One client's feed of a session's events: first what it missed (or the
 /// snapshot), then each event as the session logs it, until the session ends
@@ -10,11 +11,14 @@ import Foundation
 /// that falls more than `maxBufferedBytes` behind, or behind a signal the log
 /// no longer retains, is over (`.overflow`): the client resumes with
 /// `Last-Event-ID` rather than the server holding its backlog. A reader that
-/// found nothing is called back through its `reader` (outside any lock) once
-/// there is something, or the feed is over.
+/// has read everything (the take that emptied its part of the log, or one that
+/// found nothing) is called back through its `reader` (outside any lock) once
+/// there is something, or the feed is over; so the take that finds nothing
+/// after it needs no lock.
 ///
 /// Thread safety: every method may be called from any thread; the state is
-/// guarded by the broadcast's lock.
+/// guarded by the broadcast's lock. `take` and `copyNewest` are the reader's
+/// and never overlap (a stream calls them under its connection's lock).
 package final class Subscription: @unchecked Sendable {
     /// What the feed carries.
     package enum Item: Equatable, Sendable {
@@ -74,6 +78,9 @@ package final class Subscription: @unchecked Sendable {
 
     private let broadcast: Broadcast
     private let cursor: UnsafeMutablePointer<Cursor>
+    /// The broadcast's `changes` when a take left the reader waiting, `.max`
+    /// when it does not wait: while the two are equal there is nothing to take.
+    private let waitsSince = Atomic<UInt64>(.max)
 
     /// The most bytes (as encoded) the reader may fall behind before the feed is over.
     package var maxBufferedBytes: Int { broadcast.maxBufferedBytes }
@@ -107,12 +114,52 @@ package final class Subscription: @unchecked Sendable {
     /// Ends the feed now, dropping what waits, and detaches it from its session.
     /// The reader's own act: it is not called back, and the feed lets go of it.
     package func cancel() {
-        let detach = broadcast.state.withLock { _ in cursor.pointee.end(.cancelled) }
+        let detach = broadcast.state.withLock { _ in
+            waitsSince.store(.max, ordering: .relaxed)
+            return cursor.pointee.end(.cancelled)
+        }
         detach?(self)
+    }
+
+    /// Whether nothing was published, and the feed not finished, since a take
+    /// left the reader waiting: then there is nothing to take, and the reader
+    /// will be called back when there is. Without the lock.
+    private var waitsStill: Bool {
+        waitsSince.load(ordering: .relaxed) == broadcast.changes.load(ordering: .acquiring)
+    }
+
+    /// Under the lock, once the reader has read everything: it waits, to be
+    /// woken by the next publication or the finish.
+    private func wait(_ state: inout Broadcast.State) {
+        if !cursor.pointee.waits {
+            cursor.pointee.waits = true
+            state.waiting.append(self)
+        }
+        waitsSince.store(broadcast.changes.load(ordering: .relaxed), ordering: .relaxed)
+    }
+
+    /// `take` for a reader that keeps up, which is nearly all of them: when all
+    /// it has not read is the newest event, and its bytes fit in `buffer`,
+    /// copies them there under the lock and returns how many; nil when the
+    /// reader must `take`. It takes no reference to the event, which every
+    /// reader shares: counting them would have the server's threads fight
+    /// over its cache line, event after event.
+    package func copyNewest(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        if waitsStill { return nil }
+        let broadcast = broadcast, cursor = cursor
+        return broadcast.state.withLock { state -> Int? in
+            guard case .open = cursor.pointee.status, cursor.pointee.initial.isEmpty, !state.isFinished,
+                  cursor.pointee.position + 1 == state.log.lastID,
+                  let count = state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes) else { return nil }
+            cursor.pointee.position = state.log.lastID
+            wait(&state)
+            return count
+        }
     }
 
     /// Moves everything not read yet into `outbox` (which must be empty) in one step.
     package func take(into outbox: inout [Item]) -> Take {
+        if waitsStill { return .idle }
         let broadcast = broadcast, cursor = cursor
         var detach: (@Sendable (Subscription) -> Void)?
         let result = broadcast.state.withLock { state -> Take in
@@ -148,12 +195,8 @@ package final class Subscription: @unchecked Sendable {
                 cursor.pointee.status = .ended
                 return .items
             }
-            if !outbox.isEmpty { return .items }
-            if !cursor.pointee.waits {
-                cursor.pointee.waits = true
-                state.waiting.append(self)
-            }
-            return .idle
+            wait(&state)
+            return outbox.isEmpty ? .idle : .items
         }
         detach?(self)
         return result

@@ -33,20 +33,20 @@ final class EventStreamWriter: @unchecked Sendable {
     }
 
     private let feeds: [Feed]
+    /// The subscription of a one-feed stream, read without the turns' bookkeeping.
+    /// `feeds` holds it: borrowed, so using it counts no reference, twice an event.
+    private let only: Unmanaged<Subscription>?
+    /// Whether items start with their session's line (a multiplexed stream).
+    private let isPrefixed: Bool
     /// The sessions streamed (`<vm>/<sid>`), the telemetry told of its life, and its counts.
     private let sessions: [String]
     private let telemetry: Telemetry
     private let opened = ContinuousClock.now
-    private var eventsWritten = 0
-    private var bytesWritten = 0
-    /// How the stream ended, when the stream itself saw it (an end, an overflow).
-    private var ending: StreamEnding?
-    /// The subscription of a one-feed stream, read without the turns' bookkeeping.
-    private let only: Subscription?
     private let admission: StreamAdmission.Ticket
-    /// Where writing is: `read` works on it as a local, because every in-place
-    /// change to a class's property costs a runtime exclusivity check.
-    private struct Cursor {
+
+    /// Everything `read` changes. Behind a pointer, so changing it pays no
+    /// runtime exclusivity check, which would cost more than an event's copy.
+    private struct State {
         /// Items taken from the subscription of feed `feed`, written in order.
         var outbox: [Subscription.Item] = []
         var index = 0
@@ -55,19 +55,28 @@ final class EventStreamWriter: @unchecked Sendable {
         var current: [UInt8] = []
         var offset = 0
         var endsAfterCurrent = false
-    }
-    private var cursor = Cursor()
-    /// Which feeds have ended, how many have not, and which one to ask first:
-    /// apart from the cursor, which is swapped in and out on every read.
-    private struct Turns {
+        /// Which feeds have ended, how many have not, and which one to ask first.
         var ended: [Bool]
         var remaining: Int
         var next = 0
+        var isClosed = false
+        var heartbeatDue = false
+        var eventsWritten = 0
+        var bytesWritten = 0
+        /// What was written until the last report: added to the server's
+        /// counters once per idle turn of the stream rather than once per event.
+        var eventsCounted = 0
+        var bytesCounted = 0
+        /// How the stream ended, when the stream itself saw it (an end, an overflow).
+        var ending: StreamEnding?
     }
-    private var turns: Turns
-    private var isClosed = false
+    private let state: UnsafeMutablePointer<State>
+
     /// A keep-alive comment goes out the next time the stream has nothing else.
-    var heartbeatDue = false
+    var heartbeatDue: Bool {
+        get { state.pointee.heartbeatDue }
+        set { state.pointee.heartbeatDue = newValue }
+    }
 
     /// The stream of one session, `<vm>/<sid>`.
     convenience init(session: String, subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry) {
@@ -81,11 +90,18 @@ final class EventStreamWriter: @unchecked Sendable {
         self.telemetry = telemetry
         telemetry.streamOpened(sessions)
         self.feeds = feeds
-        only = feeds.count == 1 ? feeds[0].subscription : nil
+        only = feeds.count == 1 ? Unmanaged.passUnretained(feeds[0].subscription) : nil
+        isPrefixed = feeds.contains { !$0.prefix.isEmpty }
         self.admission = admission
-        turns = Turns(ended: Array(repeating: false, count: feeds.count), remaining: feeds.count)
-        cursor.current = ServerSentEvents.retry(milliseconds: retryMilliseconds) + preamble
-        cursor.endsAfterCurrent = feeds.isEmpty
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(current: ServerSentEvents.retry(milliseconds: retryMilliseconds) + preamble,
+                                   endsAfterCurrent: feeds.isEmpty,
+                                   ended: Array(repeating: false, count: feeds.count), remaining: feeds.count))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Makes `reader` the one every subscription wakes.
@@ -95,76 +111,87 @@ final class EventStreamWriter: @unchecked Sendable {
 
     /// Fills `buffer` with what the stream has, up to its size.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        guard !isClosed else { return .end }
-        var cursor = Cursor()
-        swap(&cursor, &self.cursor)
-        defer { swap(&cursor, &self.cursor) }
+        let state = state
+        guard !state.pointee.isClosed else { return .end }
         var written = 0
         while written < buffer.count {
-            if cursor.offset < cursor.current.count {
-                let count = min(cursor.current.count - cursor.offset, buffer.count - written)
-                cursor.current.withUnsafeBytes { source in
-                    buffer.baseAddress!.advanced(by: written).copyMemory(from: source.baseAddress!.advanced(by: cursor.offset), byteCount: count)
+            if state.pointee.offset < state.pointee.current.count {
+                let count = min(state.pointee.current.count - state.pointee.offset, buffer.count - written)
+                state.pointee.current.withUnsafeBytes { source in
+                    buffer.baseAddress!.advanced(by: written).copyMemory(from: source.baseAddress!.advanced(by: state.pointee.offset), byteCount: count)
                 }
-                cursor.offset += count
+                state.pointee.offset += count
                 written += count
                 continue
             }
-            if cursor.endsAfterCurrent { break }
-            if cursor.index < cursor.outbox.count {
-                let item = cursor.outbox[cursor.index]
-                cursor.index += 1
-                if case .event = item { eventsWritten += 1 }
-                let prefix = feeds[cursor.feed].prefix
-                cursor.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
-                cursor.offset = 0
-                if case .end = item, only != nil || end(feed: cursor.feed) {
-                    cursor.endsAfterCurrent = true
-                    ending = .sessionEnded
+            if state.pointee.endsAfterCurrent { break }
+            if state.pointee.index < state.pointee.outbox.count {
+                let item = state.pointee.outbox[state.pointee.index]
+                state.pointee.index += 1
+                if case .event = item { state.pointee.eventsWritten += 1 }
+                let prefix = isPrefixed ? feeds[state.pointee.feed].prefix : []
+                state.pointee.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
+                state.pointee.offset = 0
+                if case .end = item, only != nil || end(feed: state.pointee.feed) {
+                    state.pointee.endsAfterCurrent = true
+                    state.pointee.ending = .sessionEnded
                 }
                 continue
             }
             // What was written goes out first; the next call takes what came meanwhile.
             if written > 0 { break }
-            // Emptied one by one: removeAll(keepingCapacity:) takes a slow generic path.
-            while cursor.outbox.popLast() != nil {}
-            cursor.index = 0
-            switch take(into: &cursor) {
+            // Let go of what was written: the next event usually needs neither
+            // list nor bytes of its own (below), and a stream's own buffers
+            // are cold by the time its next event comes.
+            if state.pointee.index > 0 {
+                state.pointee.outbox = []
+                state.pointee.index = 0
+            }
+            if state.pointee.offset > 0 {
+                state.pointee.current = []
+                state.pointee.offset = 0
+            }
+            // A one-session stream that keeps up: the event's bytes straight into the buffer.
+            if !isPrefixed, let count = only?._withUnsafeGuaranteedRef({ $0.copyNewest(into: buffer) }) ?? nil {
+                state.pointee.eventsWritten += 1
+                written = count
+                break
+            }
+            switch take() {
             case .items:
                 continue
-            case .idle where heartbeatDue:
-                heartbeatDue = false
-                cursor.current = ServerSentEvents.keepAlive
-                cursor.offset = 0
+            case .idle where state.pointee.heartbeatDue:
+                state.pointee.heartbeatDue = false
+                state.pointee.current = ServerSentEvents.keepAlive
                 continue
             case .idle:
                 break
             case .over(let over):
-                cursor.endsAfterCurrent = true
-                ending = over == .overflow ? .overflow : .sessionEnded
+                state.pointee.endsAfterCurrent = true
+                state.pointee.ending = over == .overflow ? .overflow : .sessionEnded
             }
             break
         }
         if written > 0 {
-            bytesWritten += written
+            state.pointee.bytesWritten += written
             return .bytes(written)
         }
-        if bytesWritten > bytesCounted { report() }
-        return cursor.endsAfterCurrent ? .end : .idle
+        if state.pointee.bytesWritten > state.pointee.bytesCounted { report() }
+        return state.pointee.endsAfterCurrent ? .end : .idle
     }
 
     /// Takes from the feeds in turn, from the one after the last that had items.
-    private func take(into cursor: inout Cursor) -> Subscription.Take {
+    private func take() -> Subscription.Take {
         // One session's stream: its subscription's answer is the stream's (its
         // `.end` item ended the stream before this could be asked again).
-        if let only { return only.take(into: &cursor.outbox) }
+        if let only { return only._withUnsafeGuaranteedRef { $0.take(into: &state.pointee.outbox) } }
         for step in 0..<feeds.count {
-            let index = (turns.next + step) % feeds.count
-            guard !turns.ended[index] else { continue }
-            switch feeds[index].subscription.take(into: &cursor.outbox) {
+            let index = (state.pointee.next + step) % feeds.count
+            guard !state.pointee.ended[index] else { continue }
+            switch feeds[index].subscription.take(into: &state.pointee.outbox) {
             case .items:
-                cursor.feed = index
-                turns.next = index + 1
+                state.pointee.feed = index
+                state.pointee.next = index + 1
                 return .items
             case .idle:
                 continue
@@ -174,39 +201,37 @@ final class EventStreamWriter: @unchecked Sendable {
                 return .over(ending)
             }
         }
-        return turns.remaining == 0 ? .over(.ended) : .idle
+        return state.pointee.remaining == 0 ? .over(.ended) : .idle
     }
 
     /// Feed `index` has ended; true if it was the last, so the stream ends after the current bytes.
     private func end(feed index: Int) -> Bool {
-        if !turns.ended[index] {
-            turns.ended[index] = true
-            turns.remaining -= 1
+        if !state.pointee.ended[index] {
+            state.pointee.ended[index] = true
+            state.pointee.remaining -= 1
         }
-        return turns.remaining == 0
+        return state.pointee.remaining == 0
     }
 
     /// Ends the stream and gives back its subscriptions and admission; the next
     /// read ends it. `reason` is why, unless the stream saw its own end first.
     func close(_ reason: StreamEnding) {
-        guard !isClosed else { return }
-        isClosed = true
-        cursor = Cursor()
+        guard !state.pointee.isClosed else { return }
+        state.pointee.isClosed = true
+        state.pointee.outbox = []
+        state.pointee.current = []
         for feed in feeds { feed.subscription.cancel() }
         admission.release()
-        telemetry.delivered(events: eventsWritten - eventsCounted, bytes: bytesWritten - bytesCounted)
-        telemetry.streamClosed(sessions, reason: ending ?? reason, lifetime: .now - opened, events: eventsWritten, bytes: bytesWritten)
+        let state = state.pointee
+        telemetry.delivered(events: state.eventsWritten - state.eventsCounted, bytes: state.bytesWritten - state.bytesCounted)
+        telemetry.streamClosed(sessions, reason: state.ending ?? reason, lifetime: .now - opened, events: state.eventsWritten, bytes: state.bytesWritten)
     }
-
-    /// What was written since the last report: added to the server's counters
-    /// once per idle turn of the stream rather than once per event.
-    private var eventsCounted = 0
-    private var bytesCounted = 0
 
     /// Reports what was written since the last report.
     private func report() {
-        telemetry.delivered(events: eventsWritten - eventsCounted, bytes: bytesWritten - bytesCounted)
-        eventsCounted = eventsWritten
-        bytesCounted = bytesWritten
+        telemetry.delivered(events: state.pointee.eventsWritten - state.pointee.eventsCounted,
+                            bytes: state.pointee.bytesWritten - state.pointee.bytesCounted)
+        state.pointee.eventsCounted = state.pointee.eventsWritten
+        state.pointee.bytesCounted = state.pointee.bytesWritten
     }
 }
