@@ -20,7 +20,7 @@ final class Broadcast: @unchecked Sendable {
         var log: EventLog
         /// The session was disposed: readers end after what they have not read.
         var isFinished = false
-        /// Subscriptions whose reader found nothing and waits to be woken.
+        /// Subscriptions whose reader has read everything and waits to be woken.
         var waiting: [Subscription] = []
     }
 

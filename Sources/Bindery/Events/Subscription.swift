@@ -97,7 +97,7 @@ package final class Subscription: @unchecked Sendable {
         cursor.deallocate()
     }
 
-    /// The reader a publication wakes when it found nothing before; set once,
+    /// The reader a publication wakes when it has read everything before; set once,
     /// by the reader, and held until `cancel`, which breaks the reader's cycle with it.
     package var reader: (any SubscriptionReader)? {
         get { broadcast.state.withLock { _ in cursor.pointee.reader } }
@@ -213,6 +213,6 @@ package final class Subscription: @unchecked Sendable {
 
 /// Who takes a subscription's items: woken when there is something to take.
 package protocol SubscriptionReader: AnyObject, Sendable {
-    /// The subscription has items (or is over) after a `take` that found nothing.
+    /// The subscription has items (or is over) after a take that read everything.
     func subscriptionHasItems()
 }
