@@ -13,10 +13,9 @@ package final class Locked<State>: @unchecked Sendable {
     /// The mutex and, right after it, the state: one allocation, so a lock's
     /// first touch brings the state into the cache with it (a stream's objects
     /// are cold by the time its next event comes). Two plain pointers into it,
-    /// so `withLock` needs no layout of a generic type at run time, and can be
-    /// inlined where it is called (a stream takes several locks per event).
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline let state: UnsafeMutablePointer<State>
+    /// so `withLock` needs no layout of a generic type at run time.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let state: UnsafeMutablePointer<State>
 
     /// `initial`, guarded.
     package init(_ initial: State) {
@@ -44,7 +43,6 @@ package final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state, holding the lock.
-    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
