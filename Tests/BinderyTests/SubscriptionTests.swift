@@ -187,11 +187,19 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertEqual(take(feed).1, .over(.cancelled))
     }
 
-    /// `copyNewest` into a buffer of `size` bytes: the bytes, or nil.
-    private func copyNewest(_ feed: Subscription, size: Int = 64) -> [UInt8]? {
+    /// `copyNewest` into a buffer of `size` bytes: the bytes, or nil (and whether it said idle).
+    private func copyNewest(_ feed: Subscription, size: Int = 64, idle: Bool? = nil) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: size)
-        let count = bytes.withUnsafeMutableBytes { feed.copyNewest(into: $0) }
-        return count.map { Array(bytes[..<$0]) }
+        switch bytes.withUnsafeMutableBytes({ feed.copyNewest(into: $0) }) {
+        case .copied(let count):
+            return Array(bytes[..<count])
+        case .idle:
+            if let idle { XCTAssertTrue(idle, "idle, where the reader must take") }
+            return nil
+        case .take:
+            if let idle { XCTAssertFalse(idle, "take, where there is nothing to take") }
+            return nil
+        }
     }
 
     func testCopyNewestCopiesTheOneEventUnreadAndLeavesTheReaderWaiting() {
@@ -201,7 +209,7 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertNil(copyNewest(feed), "nothing published")
         let color = publish(broadcast, "color", .driver, "\"red\"")
         XCTAssertEqual(copyNewest(feed), color.encoded)
-        XCTAssertNil(copyNewest(feed), "read")
+        XCTAssertNil(copyNewest(feed, idle: true), "read")
         XCTAssertEqual(take(feed).1, .idle)
         publish(broadcast, "color", .driver, "\"blue\"")
         XCTAssertEqual(calls.value, 1, "the copy left it waiting")
@@ -211,16 +219,16 @@ final class SubscriptionTests: XCTestCase {
         let broadcast = broadcast(), feed = feed(broadcast)
         publish(broadcast, "color", .driver, "1")
         let toast = publish(broadcast, "toast", .signal, "2")
-        XCTAssertNil(copyNewest(feed), "two events unread")
+        XCTAssertNil(copyNewest(feed, idle: false), "two events unread")
         XCTAssertEqual(take(feed).0, [.event(broadcast.withLog { $0.latest("color") }!), .event(toast)])
         let big = publish(broadcast, "color", .driver, "\"\(String(repeating: "x", count: 100))\"")
-        XCTAssertNil(copyNewest(feed, size: 16), "too big for the buffer")
+        XCTAssertNil(copyNewest(feed, size: 16, idle: false), "too big for the buffer")
         XCTAssertEqual(take(feed).0, [.event(big)])
         let initial = self.feed(broadcast, initial: [.reset(lastEventID: 3)])
         publish(broadcast, "toast", .signal)
         XCTAssertNil(copyNewest(initial), "the reset goes first")
         broadcast.finish()
-        XCTAssertNil(copyNewest(feed), "the end is an item")
+        XCTAssertNil(copyNewest(feed, idle: false), "the end is an item")
         XCTAssertEqual(take(feed).1, .items)
     }
 

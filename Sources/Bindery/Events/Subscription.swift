@@ -138,22 +138,31 @@ package final class Subscription: @unchecked Sendable {
         waitsSince.store(broadcast.changes.load(ordering: .relaxed), ordering: .relaxed)
     }
 
+    /// What `copyNewest` did.
+    package enum Copy: Equatable, Sendable {
+        /// The newest event's bytes, this many, are in the buffer.
+        case copied(Int)
+        /// Nothing to take (as `take` would say): the reader waits.
+        case idle
+        /// Something else to read, or the event does not fit: the reader must `take`.
+        case take
+    }
+
     /// `take` for a reader that keeps up, which is nearly all of them: when all
     /// it has not read is the newest event, and its bytes fit in `buffer`,
-    /// copies them there under the lock and returns how many; nil when the
-    /// reader must `take`. It takes no reference to the event, which every
-    /// reader shares: counting them would have the server's threads fight
-    /// over its cache line, event after event.
-    package func copyNewest(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        if waitsStill { return nil }
+    /// copies them there under the lock. It takes no reference to the event,
+    /// which every reader shares: counting them would have the server's
+    /// threads fight over its cache line, event after event.
+    package func copyNewest(into buffer: UnsafeMutableRawBufferPointer) -> Copy {
+        if waitsStill { return .idle }
         let broadcast = broadcast, cursor = cursor
-        return broadcast.state.withLock { state -> Int? in
+        return broadcast.state.withLock { state -> Copy in
             guard case .open = cursor.pointee.status, cursor.pointee.initial.isEmpty, !state.isFinished,
                   cursor.pointee.position + 1 == state.log.lastID,
-                  let count = state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes) else { return nil }
+                  let count = state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes) else { return .take }
             cursor.pointee.position = state.log.lastID
             wait(&state)
-            return count
+            return .copied(count)
         }
     }
 

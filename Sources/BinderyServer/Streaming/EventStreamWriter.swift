@@ -114,7 +114,7 @@ final class EventStreamWriter: @unchecked Sendable {
         let state = state
         guard !state.pointee.isClosed else { return .end }
         var written = 0
-        while written < buffer.count {
+        writing: while written < buffer.count {
             if state.pointee.offset < state.pointee.current.count {
                 let count = min(state.pointee.current.count - state.pointee.offset, buffer.count - written)
                 state.pointee.current.withUnsafeBytes { source in
@@ -152,12 +152,20 @@ final class EventStreamWriter: @unchecked Sendable {
                 state.pointee.offset = 0
             }
             // A one-session stream that keeps up: the event's bytes straight into the buffer.
-            if !isPrefixed, let count = only?._withUnsafeGuaranteedRef({ $0.copyNewest(into: buffer) }) ?? nil {
-                state.pointee.eventsWritten += 1
-                written = count
-                break
+            var taken: Subscription.Take?
+            if !isPrefixed, let only {
+                switch only._withUnsafeGuaranteedRef({ $0.copyNewest(into: buffer) }) {
+                case .copied(let count):
+                    state.pointee.eventsWritten += 1
+                    written = count
+                    break writing
+                case .idle:
+                    taken = .idle
+                case .take:
+                    break
+                }
             }
-            switch take() {
+            switch taken ?? take() {
             case .items:
                 continue
             case .idle where state.pointee.heartbeatDue:
