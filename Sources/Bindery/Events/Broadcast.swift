@@ -52,16 +52,26 @@ final class Broadcast: @unchecked Sendable {
     /// reader that was waiting, in one burst after the lock is released (or
     /// at `releaseWakes`, while wakes are held).
     func publish(name: String, kind: OutputKind, json: Data) -> OutputEvent {
-        var woken = self.woken // a local: each change to a property is an exclusivity check
-        self.woken = []
+        let event = append(name: name, kind: kind, json: json)
+        if !holdsWakes { wakeWoken() }
+        return event
+    }
+
+    /// Appends under the lock and moves the waiting readers into `woken`.
+    private func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
+        // A local (each change to a property is an exclusivity check), swapped
+        // in and out rather than copied: the closure captures it, which keeps it
+        // alive to the end of its scope, and a copy still alive then would make
+        // `wakeWoken` copy every reader (one retain each) before it could pop one.
+        var woken: [any SubscriptionReader] = []
+        swap(&woken, &self.woken)
         let event = state.withLock { state -> OutputEvent in
             let event = state.log.append(name: name, kind: kind, json: json)
             changes.add(1, ordering: .releasing)
             Self.takeWaiting(&state, into: &woken)
             return event
         }
-        self.woken = woken
-        if !holdsWakes { wakeWoken() }
+        swap(&woken, &self.woken)
         return event
     }
 
@@ -79,10 +89,10 @@ final class Broadcast: @unchecked Sendable {
 
     /// Wakes the readers in `woken`, outside the lock.
     private func wakeWoken() {
-        var woken = self.woken
-        self.woken = []
+        var woken: [any SubscriptionReader] = []
+        swap(&woken, &self.woken)
         while let reader = woken.popLast() { reader.subscriptionHasItems() }
-        self.woken = woken
+        swap(&woken, &self.woken)
     }
 
     /// Ends every subscription after what it has not read, with `.end`.
