@@ -2,11 +2,12 @@
  * floor: the reference "best possible" libmicrohttpd server-sent-events server
  * the Swift server (Bindery) is compared with.
  *
- *   floor [--port N] [--period-ms N] [--max-connections N]
+ *   floor [--port N] [--period-ms N] [--max-connections N] [--threads N]
  *
  *   --port N             TCP port on 127.0.0.1 (0, the default, picks a free one)
  *   --period-ms N        tick period in milliseconds (default 100)
  *   --max-connections N  libmicrohttpd connection limit (default 20000)
+ *   --threads N          libmicrohttpd event loops (default 1: one loop, no pool)
  *
  * When ready it prints one line to stdout: "floor listening on http://127.0.0.1:PORT/".
  *
@@ -16,10 +17,12 @@
  *   POST /api/<one segment>                         201 {"id":"floor"}
  *   anything else                                   404 {"error":"not_found"}
  *
- * One epoll event loop (no thread pool), one ticker thread. A tick is encoded
- * once into a reference-counted buffer shared by every stream; a stream with
- * nothing to send is suspended and the ticker resumes it. One mutex orders
- * suspend and resume so a wake that races a suspend is never lost.
+ * One epoll event loop by default (--threads N: libmicrohttpd's pool of N
+ * loops, as many as Bindery runs), one ticker thread. A tick is encoded once
+ * into a reference-counted buffer shared by every stream; a stream with nothing
+ * to send is suspended and the ticker resumes it. Each stream's own mutex
+ * orders its suspend and its resume, so a wake that races a suspend is never
+ * lost, and the ticker never holds a lock a reader on another stream needs.
  * SIGINT/SIGTERM stop the server cleanly (exit 0).
  */
 #define _GNU_SOURCE
@@ -51,8 +54,9 @@ struct event {
 /* One open event stream (the content reader's closure). */
 struct stream {
     struct MHD_Connection *connection;
-    struct stream *prev, *next; /* g_streams list, guarded by g_lock */
-    bool suspended;             /* guarded by g_lock */
+    struct stream *prev, *next; /* g_streams list, guarded by g_list_lock */
+    pthread_mutex_t lock;       /* orders this stream's suspend and resume */
+    bool suspended;             /* guarded by lock */
     size_t prefix_sent;         /* bytes of PREFIX already sent */
     uint64_t last_id;           /* id of the last event taken */
     struct event *current;      /* event being sent (a reference), or NULL */
@@ -62,8 +66,10 @@ struct stream {
 static const char PREFIX[] = "retry: 1000\n\n";
 #define PREFIX_LEN (sizeof(PREFIX) - 1)
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_tick_cond; /* CLOCK_MONOTONIC; signals the ticker to stop */
+/* Lock order: a stream's lock, then g_lock; g_list_lock, then a stream's lock. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* g_latest, event refs, g_stopping */
+static pthread_mutex_t g_list_lock = PTHREAD_MUTEX_INITIALIZER; /* g_streams, g_open_streams */
+static pthread_cond_t g_tick_cond; /* CLOCK_MONOTONIC, with g_lock; signals the ticker to stop */
 static struct stream *g_streams;    /* all open streams */
 static struct event *g_latest;      /* newest event (a reference), or NULL */
 static bool g_stopping;             /* shutting down: readers end their streams */
@@ -83,6 +89,20 @@ static uint64_t monotonic_ns(void) {
 /* Call with g_lock held. */
 static void event_release(struct event *e) {
     if (e != NULL && --e->refs == 0) free(e);
+}
+
+/* Wake every suspended stream: each one's reader runs again and sees what changed. */
+static void resume_suspended(void) {
+    pthread_mutex_lock(&g_list_lock);
+    for (struct stream *s = g_streams; s != NULL; s = s->next) {
+        pthread_mutex_lock(&s->lock);
+        if (s->suspended) {
+            s->suspended = false;
+            MHD_resume_connection(s->connection);
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&g_list_lock);
 }
 
 /* ---- ticker ------------------------------------------------------------- */
@@ -123,14 +143,9 @@ static void *ticker_main(void *arg) {
         memcpy(e->bytes, text, (size_t)n);
         event_release(g_latest);
         g_latest = e;
-
-        /* Wake every suspended stream. */
-        for (struct stream *s = g_streams; s != NULL; s = s->next) {
-            if (s->suspended) {
-                s->suspended = false;
-                MHD_resume_connection(s->connection);
-            }
-        }
+        pthread_mutex_unlock(&g_lock);
+        resume_suspended();
+        pthread_mutex_lock(&g_lock);
     }
     pthread_mutex_unlock(&g_lock);
     return NULL;
@@ -142,9 +157,13 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
     (void)pos;
     struct stream *s = cls;
     size_t n = 0;
+    /* s->lock from the check for news to the suspend: the ticker publishes
+     * before it looks at s->suspended, so it sees this suspend or we see its news. */
+    pthread_mutex_lock(&s->lock);
     pthread_mutex_lock(&g_lock);
     if (g_stopping) {
         pthread_mutex_unlock(&g_lock);
+        pthread_mutex_unlock(&s->lock);
         return MHD_CONTENT_READER_END_OF_STREAM;
     }
     if (s->prefix_sent < PREFIX_LEN) {
@@ -173,23 +192,27 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
             s->current = NULL;
         }
     }
+    pthread_mutex_unlock(&g_lock);
     if (n == 0) {
         /* Nothing to send: suspend (never return 0 without it, that spins). */
         s->suspended = true;
         MHD_suspend_connection(s->connection);
     }
-    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_unlock(&s->lock);
     return (ssize_t)n;
 }
 
 static void stream_free(void *cls) {
     struct stream *s = cls;
-    pthread_mutex_lock(&g_lock);
+    pthread_mutex_lock(&g_list_lock);
     if (s->prev != NULL) s->prev->next = s->next; else g_streams = s->next;
     if (s->next != NULL) s->next->prev = s->prev;
-    event_release(s->current);
     g_open_streams -= 1;
+    pthread_mutex_unlock(&g_list_lock);
+    pthread_mutex_lock(&g_lock);
+    event_release(s->current);
     pthread_mutex_unlock(&g_lock);
+    pthread_mutex_destroy(&s->lock);
     free(s);
 }
 
@@ -197,20 +220,23 @@ static enum MHD_Result open_stream(struct MHD_Connection *connection) {
     struct stream *s = calloc(1, sizeof *s);
     if (s == NULL) return MHD_NO;
     s->connection = connection;
+    pthread_mutex_init(&s->lock, NULL);
     struct MHD_Response *r = MHD_create_response_from_callback(
         MHD_SIZE_UNKNOWN, 4096, stream_read, s, stream_free);
-    if (r == NULL) { free(s); return MHD_NO; }
+    if (r == NULL) { pthread_mutex_destroy(&s->lock); free(s); return MHD_NO; }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
     pthread_mutex_lock(&g_lock);
     /* A new stream starts with the next tick, like a fresh subscriber. */
     s->last_id = g_latest != NULL ? g_latest->id : 0;
+    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_lock(&g_list_lock);
     s->next = g_streams;
     if (g_streams != NULL) g_streams->prev = s;
     g_streams = s;
     g_open_streams += 1;
-    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_unlock(&g_list_lock);
     /* From here the response owns s: stream_free runs when it is destroyed. */
     enum MHD_Result ret = MHD_queue_response(connection, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
@@ -294,7 +320,7 @@ static struct MHD_Response *json_response(const char *body) {
 
 static void usage(void) {
     fprintf(stderr, "usage: floor [--port N (0 = free port)] [--period-ms N (default 100)]"
-                    " [--max-connections N (default 20000)]\n");
+                    " [--max-connections N (default 20000)] [--threads N (default 1)]\n");
     exit(2);
 }
 
@@ -307,12 +333,13 @@ static long parse_number(const char *text, long min, long max) {
 }
 
 int main(int argc, char **argv) {
-    long port = 0, max_connections = 20000;
+    long port = 0, max_connections = 20000, threads = 1;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) usage();
         if (strcmp(argv[i], "--port") == 0) port = parse_number(argv[++i], 0, 65535);
         else if (strcmp(argv[i], "--period-ms") == 0) g_period_ms = parse_number(argv[++i], 1, 86400000);
         else if (strcmp(argv[i], "--max-connections") == 0) max_connections = parse_number(argv[++i], 1, 10000000);
+        else if (strcmp(argv[i], "--threads") == 0) threads = parse_number(argv[++i], 1, 256);
         else usage();
     }
 
@@ -354,6 +381,8 @@ int main(int argc, char **argv) {
         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)max_connections,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)120,
+        /* Last: with one loop the list ends here (a pool size of 1 draws a warning). */
+        threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (unsigned int)threads,
         MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "floor: cannot start the daemon on 127.0.0.1:%ld\n", port);
@@ -383,15 +412,10 @@ int main(int argc, char **argv) {
     pthread_mutex_unlock(&g_lock);
     pthread_join(ticker, NULL);
 
-    pthread_mutex_lock(&g_lock);
+    pthread_mutex_lock(&g_list_lock);
     size_t open = g_open_streams;
-    for (struct stream *s = g_streams; s != NULL; s = s->next) {
-        if (s->suspended) {
-            s->suspended = false;
-            MHD_resume_connection(s->connection);
-        }
-    }
-    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_unlock(&g_list_lock);
+    resume_suspended();
 
     MHD_stop_daemon(daemon);
     MHD_destroy_response(g_input_response);

@@ -100,6 +100,7 @@ struct CompareBench: ParsableCommand {
             warmup: quick ? 1 : warmupSeconds,
             periodMs: periodMs,
             threads: threads,
+            loops: threads ?? UInt32(pinning.serverCores ?? cores),
             quietWait: quietWait
         )
 
@@ -168,6 +169,8 @@ struct Pinning {
     let server: String?
     let load: String?
     let description: String
+    /// How many cores the servers are pinned to, when they are.
+    var serverCores: Int?
 
     init(cores: Int) {
         guard cores >= 4, FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") else {
@@ -179,6 +182,7 @@ struct Pinning {
             return
         }
         let half = cores / 2
+        serverCores = half
         server = "0-\(half - 1)"
         load = "\(half)-\(cores - 1)"
         description = "servers on cores \(server!), load client on cores \(load!) (taskset)"
@@ -195,6 +199,9 @@ struct Settings {
     let warmup: Double
     let periodMs: Int
     let threads: UInt32?
+    /// Bindery's libmicrohttpd loops in the ticking scenario (`--threads`, else
+    /// one per core the servers run on), and the pooled floor's.
+    let loops: UInt32
     let quietWait: Double
 }
 
@@ -242,34 +249,44 @@ final class Runner {
     }
 
     /// Bindery's flags for `streams` streams on one session.
-    private func binderyFlags(streams: Int) -> [String] {
+    private func binderyFlags(streams: Int, threads: UInt32? = nil) -> [String] {
         let room = streams + 256
         // Request lines off (`notice`): the floor logs nothing, and the previous binary had no request log.
         var flags = ["--port", "0", "--log-level", "notice", "--max-streams", "\(room)", "--max-streams-per-session", "\(room)",
                      "--max-connections", "\(max(room, 4_096))"]
-        if let threads = settings.threads { flags += ["--threads", "\(threads)"] }
+        if let threads = threads ?? settings.threads { flags += ["--threads", "\(threads)"] }
         return flags
     }
 
     // MARK: Scenarios
 
-    /// N streams of a ticker every `periodMs`.
+    /// N streams of a ticker every `periodMs`: the floor as the issue set it (one
+    /// loop), the floor with as many loops as Bindery when that is more than one
+    /// (the same work on the same threads, so the totals compare too), Bindery.
     func ticking(streams: Int) {
         let s = settings
         let expected = Double(streams) * 1_000 / Double(s.periodMs)
-        let floorRun = measureStreams(name: "floor-ticking-\(streams)", streams: streams, seconds: s.seconds,
-                                      executable: floor, arguments: ["--port", "0", "--period-ms", "\(s.periodMs)"]) { _ in "/events" }
-        let binderyRun = measureStreams(name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: bindery,
-                                        arguments: ["bench", "target", "--period-ms", "\(s.periodMs)"] + binderyFlags(streams: streams)) { port in
-            "/api/bench-tick/\(try Self.createSession(port: port, viewModel: "bench-tick"))/events"
+        let floorArguments = ["--port", "0", "--period-ms", "\(s.periodMs)"]
+        var named: [(String, ServerRun)] = [("floor", measureStreams(name: "floor-ticking-\(streams)", streams: streams, seconds: s.seconds,
+                                                                    executable: floor, arguments: floorArguments) { _ in "/events" })]
+        if s.loops > 1 {
+            named.append(("floor ×\(s.loops)", measureStreams(name: "floor-\(s.loops)-ticking-\(streams)", streams: streams, seconds: s.seconds,
+                                                              executable: floor, arguments: floorArguments + ["--threads", "\(s.loops)"]) { _ in "/events" }))
         }
-        let runs = [floorRun, binderyRun]
+        named.append(("Bindery", measureStreams(name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: bindery,
+                                                arguments: ["bench", "target", "--period-ms", "\(s.periodMs)"]
+                                                    + binderyFlags(streams: streams, threads: s.loops)) { port in
+            "/api/bench-tick/\(try Self.createSession(port: port, viewModel: "bench-tick"))/events"
+        }))
+        let runs = named.map(\.1)
         var rows = Self.streamRows(runs, streams: streams)
         rows.insert(Row("events expected per second", runs.map { _ in Cell(expected, 0) }, ratio: false), at: 9)
+        let last = named.count - 1
         Table(title: "Streams: \(streams) × \(1_000 / s.periodMs) events/s (one shared ticker, data = CLOCK_MONOTONIC ns)",
-              columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
-              notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
-                + ["a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
+              columns: named.map(\.0), ratios: named.dropLast().enumerated().map { ("Bindery ÷ \($1.0)", last, $0) }, rows: rows,
+              notes: named.flatMap { Self.notes([$0.0: $0.1]) }
+                + ["floor ×N: the same C server with libmicrohttpd's pool of N loops, as many as Bindery's (--threads N)",
+                   "a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
                    + "Bindery writes every event in order (late rather than dropped, so more than expected can arrive in the window)"]).print()
     }
 
