@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,13 +67,14 @@ struct stream {
 static const char PREFIX[] = "retry: 1000\n\n";
 #define PREFIX_LEN (sizeof(PREFIX) - 1)
 
-/* Lock order: a stream's lock, then g_lock; g_list_lock, then a stream's lock. */
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* g_latest, event refs, g_stopping */
+/* Lock order: g_list_lock, then a stream's lock, then g_lock. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* g_latest, event refs */
 static pthread_mutex_t g_list_lock = PTHREAD_MUTEX_INITIALIZER; /* g_streams, g_open_streams */
 static pthread_cond_t g_tick_cond; /* CLOCK_MONOTONIC, with g_lock; signals the ticker to stop */
 static struct stream *g_streams;    /* all open streams */
 static struct event *g_latest;      /* newest event (a reference), or NULL */
-static bool g_stopping;             /* shutting down: readers end their streams */
+static _Atomic uint64_t g_latest_id; /* g_latest's id (0: none), stored after g_latest */
+static atomic_bool g_stopping;       /* shutting down: readers end their streams */
 static long g_period_ms = 100;
 static size_t g_open_streams;
 
@@ -143,6 +145,7 @@ static void *ticker_main(void *arg) {
         memcpy(e->bytes, text, (size_t)n);
         event_release(g_latest);
         g_latest = e;
+        atomic_store_explicit(&g_latest_id, id, memory_order_release);
         pthread_mutex_unlock(&g_lock);
         resume_suspended();
         pthread_mutex_lock(&g_lock);
@@ -157,49 +160,60 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
     (void)pos;
     struct stream *s = cls;
     size_t n = 0;
-    /* s->lock from the check for news to the suspend: the ticker publishes
-     * before it looks at s->suspended, so it sees this suspend or we see its news. */
-    pthread_mutex_lock(&s->lock);
-    pthread_mutex_lock(&g_lock);
-    if (g_stopping) {
-        pthread_mutex_unlock(&g_lock);
+    for (;;) {
+        if (atomic_load_explicit(&g_stopping, memory_order_acquire))
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        if (s->prefix_sent < PREFIX_LEN) {
+            size_t k = PREFIX_LEN - s->prefix_sent;
+            if (k > max) k = max;
+            memcpy(buf, PREFIX + s->prefix_sent, k);
+            s->prefix_sent += k;
+            n += k;
+        }
+        while (n < max) {
+            if (s->current == NULL) {
+                /* Behind by one or more events: send only the newest (coalesce). */
+                if (atomic_load_explicit(&g_latest_id, memory_order_acquire) <= s->last_id) break;
+                pthread_mutex_lock(&g_lock);
+                struct event *e = g_latest;
+                s->last_id = e->id;
+                if (e->len <= max - n) { /* the usual case: copy it whole, no reference */
+                    memcpy(buf + n, e->bytes, e->len);
+                    n += e->len;
+                    pthread_mutex_unlock(&g_lock);
+                    continue;
+                }
+                e->refs += 1;
+                s->current = e;
+                s->offset = 0;
+                pthread_mutex_unlock(&g_lock);
+            }
+            size_t k = s->current->len - s->offset;
+            if (k > max - n) k = max - n;
+            memcpy(buf + n, s->current->bytes + s->offset, k);
+            s->offset += k;
+            n += k;
+            if (s->offset == s->current->len) {
+                pthread_mutex_lock(&g_lock);
+                event_release(s->current);
+                pthread_mutex_unlock(&g_lock);
+                s->current = NULL;
+            }
+        }
+        if (n > 0) return (ssize_t)n;
+        /* Nothing to send: suspend (never return 0 without it, that spins). The
+         * ticker stores the id, then takes s->lock to look at s->suspended: under
+         * s->lock we either see its news or it sees this suspend. */
+        pthread_mutex_lock(&s->lock);
+        bool news = atomic_load_explicit(&g_latest_id, memory_order_acquire) > s->last_id
+            || atomic_load_explicit(&g_stopping, memory_order_acquire);
+        if (!news) {
+            s->suspended = true;
+            MHD_suspend_connection(s->connection);
+        }
         pthread_mutex_unlock(&s->lock);
-        return MHD_CONTENT_READER_END_OF_STREAM;
+        if (!news) return 0;
     }
-    if (s->prefix_sent < PREFIX_LEN) {
-        size_t k = PREFIX_LEN - s->prefix_sent;
-        if (k > max) k = max;
-        memcpy(buf, PREFIX + s->prefix_sent, k);
-        s->prefix_sent += k;
-        n += k;
-    }
-    while (n < max) {
-        if (s->current == NULL) {
-            /* Behind by one or more events: send only the newest (coalesce). */
-            if (g_latest == NULL || g_latest->id <= s->last_id) break;
-            s->current = g_latest;
-            s->current->refs += 1;
-            s->offset = 0;
-            s->last_id = g_latest->id;
-        }
-        size_t k = s->current->len - s->offset;
-        if (k > max - n) k = max - n;
-        memcpy(buf + n, s->current->bytes + s->offset, k);
-        s->offset += k;
-        n += k;
-        if (s->offset == s->current->len) {
-            event_release(s->current);
-            s->current = NULL;
-        }
-    }
-    pthread_mutex_unlock(&g_lock);
-    if (n == 0) {
-        /* Nothing to send: suspend (never return 0 without it, that spins). */
-        s->suspended = true;
-        MHD_suspend_connection(s->connection);
-    }
-    pthread_mutex_unlock(&s->lock);
-    return (ssize_t)n;
 }
 
 static void stream_free(void *cls) {
@@ -227,10 +241,8 @@ static enum MHD_Result open_stream(struct MHD_Connection *connection) {
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
-    pthread_mutex_lock(&g_lock);
     /* A new stream starts with the next tick, like a fresh subscriber. */
-    s->last_id = g_latest != NULL ? g_latest->id : 0;
-    pthread_mutex_unlock(&g_lock);
+    s->last_id = atomic_load_explicit(&g_latest_id, memory_order_acquire);
     pthread_mutex_lock(&g_list_lock);
     s->next = g_streams;
     if (g_streams != NULL) g_streams->prev = s;
@@ -407,7 +419,7 @@ int main(int argc, char **argv) {
 
     /* Stop the ticker, let every stream end, then stop the daemon. */
     pthread_mutex_lock(&g_lock);
-    g_stopping = true;
+    atomic_store_explicit(&g_stopping, true, memory_order_release);
     pthread_cond_signal(&g_tick_cond);
     pthread_mutex_unlock(&g_lock);
     pthread_join(ticker, NULL);
