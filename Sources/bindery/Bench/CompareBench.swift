@@ -285,8 +285,8 @@ final class Runner {
         Table(title: "Streams: \(streams) × \(1_000 / s.periodMs) events/s (one shared ticker, data = CLOCK_MONOTONIC ns)",
               columns: named.map(\.0), ratios: named.dropLast().enumerated().map { ("Bindery ÷ \($1.0)", last, $0) }, rows: rows,
               notes: named.flatMap { Self.notes([$0.0: $0.1]) }
-                + ["floor ×N: the same C server with libmicrohttpd's pool of N loops, as many as Bindery's (--threads N)",
-                   "a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
+                + (s.loops > 1 ? ["floor ×\(s.loops): the same C server with libmicrohttpd's pool of \(s.loops) loops, as many as Bindery's"] : [])
+                + ["a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
                    + "Bindery writes every event in order (late rather than dropped, so more than expected can arrive in the window)"]).print()
     }
 
