@@ -52,15 +52,14 @@ package final class Subscription: @unchecked Sendable {
 
     private enum Status { case open, ended, over(Ending) }
 
-    /// The reader's place, guarded by the broadcast's lock. Behind a pointer,
-    /// so changing it pays no runtime exclusivity check.
+    /// The reader's place, guarded by the broadcast's lock; what an event needs first.
     private struct Cursor {
-        /// What goes before the log's events: the replay or snapshot, perhaps a reset.
-        var initial: [Item]
-        /// The id of the last event of the log read.
-        var position: UInt64
         var status = Status.open
         var waits = false
+        /// The id of the last event of the log read.
+        var position: UInt64
+        /// What goes before the log's events: the replay or snapshot, perhaps a reset.
+        var initial: [Item]
         var reader: (any SubscriptionReader)?
         var detach: (@Sendable (Subscription) -> Void)?
 
@@ -76,11 +75,15 @@ package final class Subscription: @unchecked Sendable {
         }
     }
 
-    private let broadcast: Broadcast
-    private let cursor: UnsafeMutablePointer<Cursor>
     /// The broadcast's `changes` when a take left the reader waiting, `.max`
     /// when it does not wait: while the two are equal there is nothing to take.
     private let waitsSince = Atomic<UInt64>(.max)
+    private let broadcast: Broadcast
+    /// In the object, next to the rest of what an event reads: the object's
+    /// first lines are all the memory of its own an event touches (it is cold
+    /// by the time the next event comes). Unchecked: the broadcast's lock
+    /// orders every access, and a runtime exclusivity check would cost more.
+    @exclusivity(unchecked) private var cursor: Cursor
 
     /// The most bytes (as encoded) the reader may fall behind before the feed is over.
     package var maxBufferedBytes: Int { broadcast.maxBufferedBytes }
@@ -88,27 +91,21 @@ package final class Subscription: @unchecked Sendable {
     /// Made by `Broadcast.subscribe`; `detach` tells the session when the feed is over for the reader's sake.
     init(broadcast: Broadcast, initial: [Item], position: UInt64, detach: @escaping @Sendable (Subscription) -> Void) {
         self.broadcast = broadcast
-        cursor = .allocate(capacity: 1)
-        cursor.initialize(to: Cursor(initial: initial, position: position, detach: detach))
-    }
-
-    deinit {
-        cursor.deinitialize(count: 1)
-        cursor.deallocate()
+        cursor = Cursor(position: position, initial: initial, detach: detach)
     }
 
     /// The reader a publication wakes when it has read everything before; set once,
     /// by the reader, and held until `cancel`, which breaks the reader's cycle with it.
     package var reader: (any SubscriptionReader)? {
-        get { broadcast.state.withLock { _ in cursor.pointee.reader } }
-        set { broadcast.state.withLock { _ in cursor.pointee.reader = newValue } }
+        get { broadcast.state.withLock { _ in cursor.reader } }
+        set { broadcast.state.withLock { _ in cursor.reader = newValue } }
     }
 
     /// The broadcast wakes the subscription: its reader, if it still waits. Under the broadcast's lock.
     func stopWaiting() -> (any SubscriptionReader)? {
-        guard cursor.pointee.waits else { return nil }
-        cursor.pointee.waits = false
-        return cursor.pointee.reader
+        guard cursor.waits else { return nil }
+        cursor.waits = false
+        return cursor.reader
     }
 
     /// Ends the feed now, dropping what waits, and detaches it from its session.
@@ -116,7 +113,7 @@ package final class Subscription: @unchecked Sendable {
     package func cancel() {
         let detach = broadcast.state.withLock { _ in
             waitsSince.store(.max, ordering: .relaxed)
-            return cursor.pointee.end(.cancelled)
+            return cursor.end(.cancelled)
         }
         detach?(self)
     }
@@ -131,8 +128,8 @@ package final class Subscription: @unchecked Sendable {
     /// Under the lock, once the reader has read everything: it waits, to be
     /// woken by the next publication or the finish.
     private func wait(_ state: inout Broadcast.State) {
-        if !cursor.pointee.waits {
-            cursor.pointee.waits = true
+        if !cursor.waits {
+            cursor.waits = true
             state.waiting.append(self)
         }
         waitsSince.store(broadcast.changes.load(ordering: .relaxed), ordering: .relaxed)
@@ -155,12 +152,12 @@ package final class Subscription: @unchecked Sendable {
     /// threads fight over its cache line, event after event.
     package func copyNewest(into buffer: UnsafeMutableRawBufferPointer) -> Copy {
         if waitsStill { return .idle }
-        let broadcast = broadcast, cursor = cursor
+        let broadcast = broadcast
         return broadcast.state.withLock { state -> Copy in
-            guard case .open = cursor.pointee.status, cursor.pointee.initial.isEmpty, !state.isFinished,
-                  cursor.pointee.position + 1 == state.log.lastID,
+            guard case .open = cursor.status, cursor.initial.isEmpty, !state.isFinished,
+                  cursor.position + 1 == state.log.lastID,
                   let count = state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes) else { return .take }
-            cursor.pointee.position = state.log.lastID
+            cursor.position = state.log.lastID
             wait(&state)
             return .copied(count)
         }
@@ -169,39 +166,39 @@ package final class Subscription: @unchecked Sendable {
     /// Moves everything not read yet into `outbox` (which must be empty) in one step.
     package func take(into outbox: inout [Item]) -> Take {
         if waitsStill { return .idle }
-        let broadcast = broadcast, cursor = cursor
+        let broadcast = broadcast
         var detach: (@Sendable (Subscription) -> Void)?
         let result = broadcast.state.withLock { state -> Take in
-            switch cursor.pointee.status {
+            switch cursor.status {
             case .open: break
             case .ended:
-                cursor.pointee.status = .over(.ended)
+                cursor.status = .over(.ended)
                 return .over(.ended)
             case .over(let ending):
                 return .over(ending)
             }
-            if !cursor.pointee.initial.isEmpty { swap(&cursor.pointee.initial, &outbox) }
+            if !cursor.initial.isEmpty { swap(&cursor.initial, &outbox) }
             let lastID = state.log.lastID
-            if cursor.pointee.position + 1 == lastID, outbox.isEmpty, let newest = state.log.newest,
+            if cursor.position + 1 == lastID, outbox.isEmpty, let newest = state.log.newest,
                newest.encoded.count <= broadcast.maxBufferedBytes {
                 // A reader that keeps up (nearly all of them): the newest event, without building a list.
                 outbox.append(.event(newest))
-                cursor.pointee.position = lastID
-            } else if cursor.pointee.position < lastID {
-                guard let events = state.log.unread(after: cursor.pointee.position),
+                cursor.position = lastID
+            } else if cursor.position < lastID {
+                guard let events = state.log.unread(after: cursor.position),
                       events.reduce(0, { $0 + $1.encoded.count }) <= broadcast.maxBufferedBytes else {
                     outbox = []
-                    detach = cursor.pointee.end(.overflow)
+                    detach = cursor.end(.overflow)
                     return .over(.overflow)
                 }
                 // A value in the replay that a newer one of its driver supersedes goes.
                 if !outbox.isEmpty { outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && state.log.latest(old.name) !== old } else { return false } } }
                 for event in events { outbox.append(.event(event)) }
-                cursor.pointee.position = state.log.lastID
+                cursor.position = state.log.lastID
             }
             if state.isFinished {
                 outbox.append(.end)
-                cursor.pointee.status = .ended
+                cursor.status = .ended
                 return .items
             }
             wait(&state)
@@ -214,7 +211,7 @@ package final class Subscription: @unchecked Sendable {
     /// Whether the feed is over or ending.
     package var isOver: Bool {
         broadcast.state.withLock { state in
-            if case .open = cursor.pointee.status { return state.isFinished }
+            if case .open = cursor.status { return state.isFinished }
             return true
         }
     }

@@ -32,8 +32,14 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         case done
     }
 
-    /// What the lock guards.
+    /// What the lock guards; what a stream's event needs first.
     private struct State {
+        /// The stream's writer, exactly while `streaming`: retained once when the
+        /// stream is queued and released when its request ends, so that each
+        /// read borrows it rather than retaining and releasing it.
+        var stream: Unmanaged<EventStreamWriter>?
+        /// The stream sleeps (only while `streaming`).
+        var streamSuspended = false
         var phase = Phase.idle
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
@@ -42,17 +48,13 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var route: Route?
         /// The socket the hang-up watcher watches while a stream is open.
         var watched: Int32?
-        /// The stream's writer while `streaming`: retained once when the stream is
-        /// queued and released when its request ends, so that each read borrows
-        /// it rather than retaining and releasing it.
-        var stream: Unmanaged<EventStreamWriter>?
-        var streamSuspended = false
     }
 
+    /// First in the object, with its header: a wake reads both.
+    private let state: Locked<State>
     /// The libmicrohttpd connection; valid until `closed`.
     private let pointer: OpaquePointer
     private unowned let server: HTTPServer
-    private let state: Locked<State>
 
     /// The connection's number in its server's table (never reused).
     let serial: UInt64
@@ -138,7 +140,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// libmicrohttpd's content reader for an event stream: bytes, the end, or suspend and 0.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state in
-            guard case .streaming = state.phase, let stream = state.stream else { return bindery_mhd_reader_end_with_error() }
+            guard let stream = state.stream else { return bindery_mhd_reader_end_with_error() }
             switch stream._withUnsafeGuaranteedRef({ $0.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) }) {
             case .bytes(let count):
                 return count
@@ -161,14 +163,14 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// A keep-alive comment is due on the stream, if this connection is one.
     func heartbeat() {
         state.withLock { state in
-            guard case .streaming = state.phase, let stream = state.stream else { return }
+            guard let stream = state.stream else { return }
             stream.takeUnretainedValue().heartbeatDue = true
             resumeStream(&state)
         }
     }
 
     private func resumeStream(_ state: inout State) {
-        guard case .streaming = state.phase, state.streamSuspended else { return }
+        guard state.streamSuspended else { return }
         state.streamSuspended = false
         MHD_resume_connection(pointer)
     }
@@ -177,7 +179,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     /// its next write, and gives its place back.
     func peerHungUp() {
         state.withLock { state in
-            guard case .streaming = state.phase, let stream = state.stream else { return }
+            guard let stream = state.stream else { return }
             stream.takeUnretainedValue().close(.clientLeft)
             resumeStream(&state)
         }

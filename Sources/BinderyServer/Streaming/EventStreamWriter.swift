@@ -32,50 +32,55 @@ final class EventStreamWriter: @unchecked Sendable {
         let subscription: Subscription
     }
 
-    private let feeds: [Feed]
+    // What an event reads comes first, so that it touches this object's first
+    // two cache lines and no other memory of the writer's own (a stream's
+    // memory is cold by the time its next event comes).
+
     /// The subscription of a one-feed stream, read without the turns' bookkeeping.
     /// `feeds` holds it: borrowed, so using it counts no reference, twice an event.
     private let only: Unmanaged<Subscription>?
+    private let feeds: [Feed]
     /// Whether items start with their session's line (a multiplexed stream).
     private let isPrefixed: Bool
-    /// The sessions streamed (`<vm>/<sid>`), the telemetry told of its life, and its counts.
-    private let sessions: [String]
+    /// Told what was written (each idle turn), and of the stream's life.
     private let telemetry: Telemetry
+    /// Everything `read` changes. Unchecked: the connection's lock orders every
+    /// access, and a runtime exclusivity check would cost more than an event's copy.
+    @exclusivity(unchecked) private var state: State
+    /// The sessions streamed (`<vm>/<sid>`).
+    private let sessions: [String]
     private let opened = ContinuousClock.now
     private let admission: StreamAdmission.Ticket
 
-    /// Everything `read` changes. Behind a pointer, so changing it pays no
-    /// runtime exclusivity check, which would cost more than an event's copy.
+    /// What `read` changes, what an event needs first.
     private struct State {
-        /// Items taken from the subscription of feed `feed`, written in order.
-        var outbox: [Subscription.Item] = []
-        var index = 0
-        var feed = 0
+        var isClosed = false
+        var endsAfterCurrent = false
+        var heartbeatDue = false
         /// The bytes being written and how far.
         var current: [UInt8] = []
         var offset = 0
-        var endsAfterCurrent = false
-        /// Which feeds have ended, how many have not, and which one to ask first.
-        var ended: [Bool]
-        var remaining: Int
-        var next = 0
-        var isClosed = false
-        var heartbeatDue = false
+        /// Items taken from the subscription of feed `feed`, written in order.
+        var outbox: [Subscription.Item] = []
+        var index = 0
         var eventsWritten = 0
         var bytesWritten = 0
         /// What was written until the last report: added to the server's
         /// counters once per idle turn of the stream rather than once per event.
         var eventsCounted = 0
         var bytesCounted = 0
+        var feed = 0
+        /// Which feeds have ended, how many have not, and which one to ask first.
+        var ended: [Bool]
+        var remaining: Int
+        var next = 0
         /// How the stream ended, when the stream itself saw it (an end, an overflow).
         var ending: StreamEnding?
     }
-    private let state: UnsafeMutablePointer<State>
-
     /// A keep-alive comment goes out the next time the stream has nothing else.
     var heartbeatDue: Bool {
-        get { state.pointee.heartbeatDue }
-        set { state.pointee.heartbeatDue = newValue }
+        get { state.heartbeatDue }
+        set { state.heartbeatDue = newValue }
     }
 
     /// The stream of one session, `<vm>/<sid>`.
@@ -93,15 +98,8 @@ final class EventStreamWriter: @unchecked Sendable {
         only = feeds.count == 1 ? Unmanaged.passUnretained(feeds[0].subscription) : nil
         isPrefixed = feeds.contains { !$0.prefix.isEmpty }
         self.admission = admission
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(current: ServerSentEvents.retry(milliseconds: retryMilliseconds) + preamble,
-                                   endsAfterCurrent: feeds.isEmpty,
-                                   ended: Array(repeating: false, count: feeds.count), remaining: feeds.count))
-    }
-
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
+        state = State(endsAfterCurrent: feeds.isEmpty, current: ServerSentEvents.retry(milliseconds: retryMilliseconds) + preamble,
+                      ended: Array(repeating: false, count: feeds.count), remaining: feeds.count)
     }
 
     /// Makes `reader` the one every subscription wakes.
@@ -111,30 +109,29 @@ final class EventStreamWriter: @unchecked Sendable {
 
     /// Fills `buffer` with what the stream has, up to its size.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        let state = state
-        guard !state.pointee.isClosed else { return .end }
+        guard !state.isClosed else { return .end }
         var written = 0
         writing: while written < buffer.count {
-            if state.pointee.offset < state.pointee.current.count {
-                let count = min(state.pointee.current.count - state.pointee.offset, buffer.count - written)
-                state.pointee.current.withUnsafeBytes { source in
-                    buffer.baseAddress!.advanced(by: written).copyMemory(from: source.baseAddress!.advanced(by: state.pointee.offset), byteCount: count)
+            if state.offset < state.current.count {
+                let count = min(state.current.count - state.offset, buffer.count - written)
+                state.current.withUnsafeBytes { source in
+                    buffer.baseAddress!.advanced(by: written).copyMemory(from: source.baseAddress!.advanced(by: state.offset), byteCount: count)
                 }
-                state.pointee.offset += count
+                state.offset += count
                 written += count
                 continue
             }
-            if state.pointee.endsAfterCurrent { break }
-            if state.pointee.index < state.pointee.outbox.count {
-                let item = state.pointee.outbox[state.pointee.index]
-                state.pointee.index += 1
-                if case .event = item { state.pointee.eventsWritten += 1 }
-                let prefix = isPrefixed ? feeds[state.pointee.feed].prefix : []
-                state.pointee.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
-                state.pointee.offset = 0
-                if case .end = item, only != nil || end(feed: state.pointee.feed) {
-                    state.pointee.endsAfterCurrent = true
-                    state.pointee.ending = .sessionEnded
+            if state.endsAfterCurrent { break }
+            if state.index < state.outbox.count {
+                let item = state.outbox[state.index]
+                state.index += 1
+                if case .event = item { state.eventsWritten += 1 }
+                let prefix = isPrefixed ? feeds[state.feed].prefix : []
+                state.current = prefix.isEmpty ? ServerSentEvents.encode(item) : prefix + ServerSentEvents.encode(item)
+                state.offset = 0
+                if case .end = item, only != nil || end(feed: state.feed) {
+                    state.endsAfterCurrent = true
+                    state.ending = .sessionEnded
                 }
                 continue
             }
@@ -143,20 +140,20 @@ final class EventStreamWriter: @unchecked Sendable {
             // Let go of what was written: the next event usually needs neither
             // list nor bytes of its own (below), and a stream's own buffers
             // are cold by the time its next event comes.
-            if state.pointee.index > 0 {
-                state.pointee.outbox = []
-                state.pointee.index = 0
+            if state.index > 0 {
+                state.outbox = []
+                state.index = 0
             }
-            if state.pointee.offset > 0 {
-                state.pointee.current = []
-                state.pointee.offset = 0
+            if state.offset > 0 {
+                state.current = []
+                state.offset = 0
             }
             // A one-session stream that keeps up: the event's bytes straight into the buffer.
             var taken: Subscription.Take?
             if !isPrefixed, let only {
                 switch only._withUnsafeGuaranteedRef({ $0.copyNewest(into: buffer) }) {
                 case .copied(let count):
-                    state.pointee.eventsWritten += 1
+                    state.eventsWritten += 1
                     written = count
                     break writing
                 case .idle:
@@ -168,38 +165,38 @@ final class EventStreamWriter: @unchecked Sendable {
             switch taken ?? take() {
             case .items:
                 continue
-            case .idle where state.pointee.heartbeatDue:
-                state.pointee.heartbeatDue = false
-                state.pointee.current = ServerSentEvents.keepAlive
+            case .idle where state.heartbeatDue:
+                state.heartbeatDue = false
+                state.current = ServerSentEvents.keepAlive
                 continue
             case .idle:
                 break
             case .over(let over):
-                state.pointee.endsAfterCurrent = true
-                state.pointee.ending = over == .overflow ? .overflow : .sessionEnded
+                state.endsAfterCurrent = true
+                state.ending = over == .overflow ? .overflow : .sessionEnded
             }
             break
         }
         if written > 0 {
-            state.pointee.bytesWritten += written
+            state.bytesWritten += written
             return .bytes(written)
         }
-        if state.pointee.bytesWritten > state.pointee.bytesCounted { report() }
-        return state.pointee.endsAfterCurrent ? .end : .idle
+        if state.bytesWritten > state.bytesCounted { report() }
+        return state.endsAfterCurrent ? .end : .idle
     }
 
     /// Takes from the feeds in turn, from the one after the last that had items.
     private func take() -> Subscription.Take {
         // One session's stream: its subscription's answer is the stream's (its
         // `.end` item ended the stream before this could be asked again).
-        if let only { return only._withUnsafeGuaranteedRef { $0.take(into: &state.pointee.outbox) } }
+        if let only { return only._withUnsafeGuaranteedRef { $0.take(into: &state.outbox) } }
         for step in 0..<feeds.count {
-            let index = (state.pointee.next + step) % feeds.count
-            guard !state.pointee.ended[index] else { continue }
-            switch feeds[index].subscription.take(into: &state.pointee.outbox) {
+            let index = (state.next + step) % feeds.count
+            guard !state.ended[index] else { continue }
+            switch feeds[index].subscription.take(into: &state.outbox) {
             case .items:
-                state.pointee.feed = index
-                state.pointee.next = index + 1
+                state.feed = index
+                state.next = index + 1
                 return .items
             case .idle:
                 continue
@@ -209,37 +206,37 @@ final class EventStreamWriter: @unchecked Sendable {
                 return .over(ending)
             }
         }
-        return state.pointee.remaining == 0 ? .over(.ended) : .idle
+        return state.remaining == 0 ? .over(.ended) : .idle
     }
 
     /// Feed `index` has ended; true if it was the last, so the stream ends after the current bytes.
     private func end(feed index: Int) -> Bool {
-        if !state.pointee.ended[index] {
-            state.pointee.ended[index] = true
-            state.pointee.remaining -= 1
+        if !state.ended[index] {
+            state.ended[index] = true
+            state.remaining -= 1
         }
-        return state.pointee.remaining == 0
+        return state.remaining == 0
     }
 
     /// Ends the stream and gives back its subscriptions and admission; the next
     /// read ends it. `reason` is why, unless the stream saw its own end first.
     func close(_ reason: StreamEnding) {
-        guard !state.pointee.isClosed else { return }
-        state.pointee.isClosed = true
-        state.pointee.outbox = []
-        state.pointee.current = []
+        guard !state.isClosed else { return }
+        state.isClosed = true
+        state.outbox = []
+        state.current = []
         for feed in feeds { feed.subscription.cancel() }
         admission.release()
-        let state = state.pointee
+        let state = state
         telemetry.delivered(events: state.eventsWritten - state.eventsCounted, bytes: state.bytesWritten - state.bytesCounted)
         telemetry.streamClosed(sessions, reason: state.ending ?? reason, lifetime: .now - opened, events: state.eventsWritten, bytes: state.bytesWritten)
     }
 
     /// Reports what was written since the last report.
     private func report() {
-        telemetry.delivered(events: state.pointee.eventsWritten - state.pointee.eventsCounted,
-                            bytes: state.pointee.bytesWritten - state.pointee.bytesCounted)
-        state.pointee.eventsCounted = state.pointee.eventsWritten
-        state.pointee.bytesCounted = state.pointee.bytesWritten
+        telemetry.delivered(events: state.eventsWritten - state.eventsCounted,
+                            bytes: state.bytesWritten - state.bytesCounted)
+        state.eventsCounted = state.eventsWritten
+        state.bytesCounted = state.bytesWritten
     }
 }
