@@ -125,6 +125,32 @@ package final class Subscription: @unchecked Sendable {
         waitsSince.load(ordering: .relaxed) == broadcast.changes.load(ordering: .acquiring)
     }
 
+    /// The test `waitsStill` makes, for a reader to keep where it is already
+    /// looking: whether nothing was published, and the feed not finished,
+    /// since the reader began waiting. nil while the reader does not wait.
+    ///
+    /// Valid while the subscription lives; it does not see `cancel`, which
+    /// is the reader's own act.
+    package var quiet: Quiet? {
+        let since = waitsSince.load(ordering: .relaxed)
+        return since == .max ? nil : Quiet(broadcast: broadcast, since: since)
+    }
+
+    /// See `quiet`.
+    package struct Quiet: Sendable {
+        /// The subscription holds the broadcast, and the test must not outlive it.
+        private unowned(unsafe) let broadcast: Broadcast
+        private let since: UInt64
+
+        fileprivate init(broadcast: Broadcast, since: UInt64) {
+            self.broadcast = broadcast
+            self.since = since
+        }
+
+        /// Nothing to take yet: the reader will be called back when there is.
+        package var holds: Bool { broadcast.changes.load(ordering: .acquiring) == since }
+    }
+
     /// Under the lock, once the reader has read everything: it waits, to be
     /// woken by the next publication or the finish.
     private func wait(_ state: inout Broadcast.State) {

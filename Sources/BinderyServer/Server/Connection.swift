@@ -38,6 +38,9 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         /// stream is queued and released when its request ends, so that each
         /// read borrows it rather than retaining and releasing it.
         var stream: Unmanaged<EventStreamWriter>?
+        /// While it holds, the stream has nothing to write (`EventStreamWriter.settle`);
+        /// dropped by whatever gives the stream something else to do.
+        var quiet: Subscription.Quiet?
         /// The stream sleeps (only while `streaming`).
         var streamSuspended = false
         var phase = Phase.idle
@@ -141,18 +144,29 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state in
             guard let stream = state.stream else { return bindery_mhd_reader_end_with_error() }
-            switch stream._withUnsafeGuaranteedRef({ $0.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) }) {
+            // The read after an event's, nearly always: nothing came since.
+            if let quiet = state.quiet {
+                if quiet.holds { return suspendStream(&state) }
+                state.quiet = nil
+            }
+            let writer = UnsafeMutableRawBufferPointer(start: buffer, count: max)
+            switch stream._withUnsafeGuaranteedRef({ $0.read(into: writer) }) {
             case .bytes(let count):
+                state.quiet = stream._withUnsafeGuaranteedRef { $0.settle() }
                 return count
             case .end:
                 return bindery_mhd_reader_end_of_stream()
             case .idle:
-                // Never return 0 without suspending: libmicrohttpd would call again at once and spin.
-                state.streamSuspended = true
-                MHD_suspend_connection(pointer)
-                return 0
+                return suspendStream(&state)
             }
         }
+    }
+
+    private func suspendStream(_ state: inout State) -> Int {
+        // Never return 0 without suspending: libmicrohttpd would call again at once and spin.
+        state.streamSuspended = true
+        MHD_suspend_connection(pointer)
+        return 0
     }
 
     /// The stream has bytes again: resume the connection if it sleeps.
@@ -165,6 +179,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         state.withLock { state in
             guard let stream = state.stream else { return }
             stream.takeUnretainedValue().heartbeatDue = true
+            state.quiet = nil
             resumeStream(&state)
         }
     }
@@ -181,6 +196,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         state.withLock { state in
             guard let stream = state.stream else { return }
             stream.takeUnretainedValue().close(.clientLeft)
+            state.quiet = nil
             resumeStream(&state)
         }
     }
@@ -194,6 +210,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             switch state.phase {
             case .streaming:
                 state.stream?.takeUnretainedValue().close(.shutdown)
+                state.quiet = nil
                 resumeStream(&state)
             case .answering:
                 guard let response else { return }
@@ -228,6 +245,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 stream.release()
             }
             state.stream = nil
+            state.quiet = nil
             state.streamSuspended = false
             if let fd = state.watched { server.hangups.unwatch(fd: fd) }
             state.watched = nil
@@ -263,6 +281,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             }
             state.phase = .streaming
             state.stream = Unmanaged.passRetained(writer)
+            state.quiet = nil
             state.streamSuspended = false
         }
         guard let mhdResponse else {

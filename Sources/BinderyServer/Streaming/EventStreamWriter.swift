@@ -185,6 +185,22 @@ final class EventStreamWriter: @unchecked Sendable {
         return state.endsAfterCurrent ? .end : .idle
     }
 
+    /// After a read that wrote bytes: when the stream has nothing left to
+    /// write and its one subscription waits, reports what was written (as the
+    /// idle read would) and returns the subscription's test that nothing came
+    /// since. While it holds, the next read would say `.idle` and change
+    /// nothing, so the connection may suspend without asking: that read would
+    /// touch this writer's and the subscription's memory, cold again by then.
+    /// nil otherwise. The test ignores `close` and `heartbeatDue`: whoever sets
+    /// them drops it.
+    func settle() -> Subscription.Quiet? {
+        guard let only, !state.isClosed, !state.endsAfterCurrent, !state.heartbeatDue,
+              state.offset >= state.current.count, state.index >= state.outbox.count,
+              let quiet = only._withUnsafeGuaranteedRef({ $0.quiet }) else { return nil }
+        if state.bytesWritten > state.bytesCounted { report() }
+        return quiet
+    }
+
     /// Takes from the feeds in turn, from the one after the last that had items.
     private func take() -> Subscription.Take {
         // One session's stream: its subscription's answer is the stream's (its
