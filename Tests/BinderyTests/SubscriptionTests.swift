@@ -215,6 +215,24 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertEqual(calls.value, 1, "the copy left it waiting")
     }
 
+    func testQuietHoldsFromTheReadThatLeftTheReaderWaitingUntilAPublicationOrTheFinish() throws {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        XCTAssertNil(feed.quiet, "not waiting before its first read")
+        publish(broadcast, "color", .driver, "\"red\"")
+        XCTAssertNotNil(copyNewest(feed))
+        let quiet = try XCTUnwrap(feed.quiet)
+        XCTAssertTrue(quiet.holds, "nothing published since the copy")
+        publish(broadcast, "color", .driver, "\"blue\"")
+        XCTAssertFalse(quiet.holds, "a publication")
+        XCTAssertEqual(take(feed).1, .items)
+        let again = try XCTUnwrap(feed.quiet)
+        XCTAssertTrue(again.holds)
+        broadcast.finish()
+        XCTAssertFalse(again.holds, "the finish")
+        feed.cancel()
+        XCTAssertNil(feed.quiet, "a cancelled feed does not wait")
+    }
+
     func testCopyNewestLeavesToTakeWhatItCannotCopyAlone() {
         let broadcast = broadcast(), feed = feed(broadcast)
         publish(broadcast, "color", .driver, "1")
