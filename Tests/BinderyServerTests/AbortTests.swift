@@ -43,12 +43,6 @@ final class AbortTests: XCTestCase {
         usleep(2_000)
     }
 
-    private func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(), Date() < deadline { usleep(5_000) }
-        XCTAssertTrue(condition(), what)
-    }
-
     func testAbortsWhileSendingHeadersOrBodyLeaveOtherRequestsUntouched() throws {
         let id = try server.createSession()
         for _ in 0..<50 {

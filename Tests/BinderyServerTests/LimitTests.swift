@@ -29,9 +29,7 @@ final class LimitTests: XCTestCase {
         // The client goes away while its stream is suspended; the heartbeat's
         // writes are what find it dead and give its place back.
         first = nil
-        let deadline = Date().addingTimeInterval(5)
-        while server.server.openStreams > 1, Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(server.server.openStreams, 1)
+        waitUntil("the gone client's place is given back (\(server.server.openStreams) open)", timeout: 5) { server.server.openStreams == 1 }
         XCTAssertEqual(try SSEClient(port: server.port, path: "/api/simple/\(id)/events").status, 200)
     }
 
@@ -47,9 +45,7 @@ final class LimitTests: XCTestCase {
             XCTAssertEqual(stream?.status, 200, "round \(round)")
             XCTAssertEqual(try stream?.next(2).count, 2)
             stream = nil // closes the socket while the stream is suspended, waiting for events
-            let deadline = Date().addingTimeInterval(2)
-            while server.server.openStreams > 0, Date() < deadline { usleep(5_000) }
-            XCTAssertEqual(server.server.openStreams, 0, "round \(round): the closed stream still holds its place")
+            waitUntil("round \(round): the closed stream still holds its place", timeout: 2) { server.server.openStreams == 0 }
         }
     }
 

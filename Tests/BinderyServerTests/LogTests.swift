@@ -114,18 +114,14 @@ final class LogTests: XCTestCase {
         let swarm = try StreamSwarm(port: server.port, path: "/api/simple/\(id)/events", count: 50)
         XCTAssertTrue(swarm.run(timeout: 10) { $0.streams.allSatisfy { $0.events >= 2 } })
         swarm.closeAll()
-        let deadline = Date().addingTimeInterval(10)
-        while server.server.openStreams > 0, Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(server.server.openStreams, 0)
+        waitUntil("every stream closed (\(server.server.openStreams) open)") { server.server.openStreams == 0 }
 
         // A header larger than the connection's memory pool: libmicrohttpd answers and says why.
         let socket = try Socket(port: server.port)
         socket.write(Data(("GET /api HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n").utf8))
         XCTAssertEqual(try server.client.readHead(socket).0, 431)
         let messages = { log.all.compactMap { $0["message"] }.filter { $0.hasPrefix("libmicrohttpd: ") } }
-        while !messages().contains(where: { $0.contains("431") }), Date() < deadline { usleep(10_000) }
-
-        XCTAssertTrue(messages().contains { $0.contains("431") }, "\(log.all)")
+        waitUntil("\(log.all)") { messages().contains { $0.contains("431") } }
         XCTAssertEqual(log.all.first { $0["message"]?.hasPrefix("libmicrohttpd: ") == true }?["level"], "warning")
         XCTAssertFalse(messages().contains { $0.contains("chunked response body") || $0.contains("closed by remote peer") }, "\(messages())")
     }

@@ -34,3 +34,16 @@ final class TestServer {
         return try XCTUnwrap(response.json()["id"] as? String, file: file, line: line)
     }
 }
+
+extension XCTestCase {
+    /// Waits up to `timeout` for `condition`, then asserts it: for what the
+    /// server does a moment after the client saw its cause (a client sees a
+    /// stream's last bytes before libmicrohttpd reports the request done and
+    /// its admission goes back; a closed socket is found at the next write).
+    func waitUntil(_ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () -> Bool,
+                   file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition(), Date() < deadline { usleep(5_000) }
+        XCTAssertTrue(condition(), what(), file: file, line: line)
+    }
+}
