@@ -42,7 +42,7 @@ final class EventStreamWriter: @unchecked Sendable {
     private let feeds: [Feed]
     /// Whether items start with their session's line (a multiplexed stream).
     private let isPrefixed: Bool
-    /// Told what was written (each idle turn), and of the stream's life.
+    /// Told what was written (once the stream has written all it had), and of the stream's life.
     private let telemetry: Telemetry
     /// Everything `read` changes. Unchecked: the connection's lock orders every
     /// access, and a runtime exclusivity check would cost more than an event's copy.
@@ -66,7 +66,8 @@ final class EventStreamWriter: @unchecked Sendable {
         var eventsWritten = 0
         var bytesWritten = 0
         /// What was written until the last report: added to the server's
-        /// counters once per idle turn of the stream rather than once per event.
+        /// counters once the stream has written all it had (an idle read, or
+        /// `settle`), rather than once per write.
         var eventsCounted = 0
         var bytesCounted = 0
         var feed = 0
