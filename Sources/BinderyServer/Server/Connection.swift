@@ -149,8 +149,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 if quiet.holds { return suspendStream(&state) }
                 state.quiet = nil
             }
-            let writer = UnsafeMutableRawBufferPointer(start: buffer, count: max)
-            switch stream._withUnsafeGuaranteedRef({ $0.read(into: writer) }) {
+            let space = UnsafeMutableRawBufferPointer(start: buffer, count: max)
+            switch stream._withUnsafeGuaranteedRef({ $0.read(into: space) }) {
             case .bytes(let count):
                 state.quiet = stream._withUnsafeGuaranteedRef { $0.settle() }
                 return count
