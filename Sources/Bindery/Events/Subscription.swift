@@ -120,9 +120,10 @@ package final class Subscription: @unchecked Sendable {
 
     /// Whether nothing was published, and the feed not finished, since a take
     /// left the reader waiting: then there is nothing to take, and the reader
-    /// will be called back when there is. Without the lock.
+    /// will be called back when there is. Without the lock; the test `quiet`
+    /// hands out (`.max`, not waiting, never holds).
     private var waitsStill: Bool {
-        waitsSince.load(ordering: .relaxed) == broadcast.changes.load(ordering: .acquiring)
+        Quiet(broadcast: broadcast, since: waitsSince.load(ordering: .relaxed)).holds
     }
 
     /// The test `waitsStill` makes, for a reader to keep where it is already
