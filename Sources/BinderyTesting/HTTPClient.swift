@@ -26,9 +26,19 @@ public final class Socket {
     public let fd: Int32
     private var buffer = Data()
 
-    /// Connects to 127.0.0.1:`port`.
-    public init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`, from loopback address `source` if given
+    /// (`127.0.0.2`: another client, as per-client limits count them).
+    public init(port: UInt16, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw HTTPClientError.connect }
+        }
         guard Self.connect(fd, toLoopbackPort: port) == 0 else { close(fd); throw HTTPClientError.connect }
     }
 
@@ -112,13 +122,30 @@ public final class Socket {
 public struct HTTPClient {
     /// The server's port on 127.0.0.1.
     public let port: UInt16
+    /// The loopback address requests come from (nil: the system's choice, 127.0.0.1).
+    public let source: String?
 
-    /// A client of 127.0.0.1:`port`.
-    public init(port: UInt16) { self.port = port }
+    /// A client of 127.0.0.1:`port`, from loopback address `source` if given.
+    public init(port: UInt16, from source: String? = nil) {
+        self.port = port
+        self.source = source
+    }
 
     public func request(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) throws -> HTTPResponse {
-        let socket = try Socket(port: port)
+        let socket = try Socket(port: port, from: source)
         try send(method, path, headers: headers.merging(["Connection": "close"]) { a, _ in a }, body: body, on: socket)
+        return try readResponse(socket)
+    }
+
+    /// Sends `text` as it is (a request a client library would correct) and reads the response.
+    public func raw(_ text: String) throws -> HTTPResponse {
+        let socket = try Socket(port: port, from: source)
+        socket.write(Data(text.utf8))
+        return try readResponse(socket)
+    }
+
+    /// Reads one response from `socket`: its head, and its body by length, chunks or to the end.
+    public func readResponse(_ socket: Socket) throws -> HTTPResponse {
         let (status, responseHeaders) = try readHead(socket)
         let data: Data
         if let length = responseHeaders["content-length"].flatMap(Int.init) {
@@ -142,7 +169,9 @@ public struct HTTPClient {
     }
 
     public func send(_ method: String, _ path: String, headers: [String: String], body: Data?, on socket: Socket) throws {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        // A test may name its own Host (a foreign one, say).
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

@@ -33,6 +33,8 @@ typedef struct bindery_mhd_callbacks {
     MHD_AccessHandlerCallback request;
     MHD_RequestCompletedCallback completed;
     MHD_NotifyConnectionCallback connection;
+    /* Sees each request line's target before libmicrohttpd decodes it. */
+    void *(*request_line)(void *cls, const char *uri, struct MHD_Connection *connection);
     void *cls;
 } bindery_mhd_callbacks;
 
@@ -73,6 +75,7 @@ static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_ip_connection_limit,
         MHD_OPTION_NOTIFY_COMPLETED, c->completed, c->cls,
         MHD_OPTION_NOTIFY_CONNECTION, c->connection, c->cls,
+        MHD_OPTION_URI_LOG_CALLBACK, c->request_line, c->cls,
         MHD_OPTION_END);
 }
 
@@ -86,6 +89,19 @@ static inline uint16_t bindery_mhd_port(struct MHD_Daemon *daemon) {
 static inline void *bindery_mhd_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
+}
+
+/// The client's address as text (`203.0.113.7`, `2001:db8::1`) in `text`, or "" if unknown.
+static inline void bindery_mhd_client_address(struct MHD_Connection *connection, char *text, socklen_t size) {
+    text[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, text, size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, text, size);
+    }
 }
 
 /// The socket of a connection, or MHD_INVALID_SOCKET.

@@ -104,6 +104,15 @@ public enum ServeOptions {
             configuration.host = text
         },
         flag("all-interfaces", "Listen on every address (0.0.0.0); for containers.") { $0.host = "0.0.0.0" },
+        value("allowed-hosts", "<names>", "Host names the server answers to (a,.b for b and under it,* any); IP addresses always.",
+              get: { $0.allowedHosts?.joined(separator: ",") ?? AllowedHosts.loopback.description }) { configuration, text in
+            configuration.allowedHosts = try AllowedHosts(parsing: text).patterns
+        },
+        value("trusted-proxies", "<addresses>", "Proxies (10.0.0.1, 10.0.0.0/8, ::1) whose X-Forwarded-For names the client.",
+              get: { $0.trustedProxies.joined(separator: ",") }) { configuration, text in
+            _ = try TrustedProxies(parsing: text)
+            configuration.trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        },
         value("public-directory", "<path>", "Folder of the app's own pages and files.",
               get: { $0.publicDirectory.relativePath }) { $0.publicDirectory = URL(fileURLWithPath: $1) },
         value("database", "<path>", "The SQLite file of the app's database (:memory: keeps it in memory).",

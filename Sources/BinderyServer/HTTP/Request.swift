@@ -6,12 +6,20 @@ struct Request {
     let method: String
     /// The path without the query string, percent-decoded by libmicrohttpd.
     let path: String
-    /// Header values by lower-cased name.
+    /// The protocol version of the request line (`HTTP/1.1`).
+    var version = "HTTP/1.1"
+    /// Header values by lower-cased name (the first, if one came more than once).
     let headers: [String: String]
+    /// The lower-cased names of headers in `headers` that came more than once.
+    var repeatedHeaders: [String] = []
     /// The body (empty if none).
     let body: Data
     /// Query-string arguments by name.
     var query: [String: String] = [:]
+    /// The address of the socket's peer (a proxy's, behind one).
+    var peer = "127.0.0.1"
+    /// Who sent it, and how: set by `EdgePolicy` before the routes see it.
+    var provenance = Provenance(client: "127.0.0.1", scheme: "http")
     /// The path's segments, without empty ones.
     let segments: [String]
 
@@ -24,18 +32,30 @@ struct Request {
         segments = PathSegments.of(path)
     }
 
-    /// The headers a route reads, by lower-cased name: only these are looked up.
-    static let headerNames = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin"]
+    /// The headers a route or the edge reads, by lower-cased name: only these are kept.
+    static let headerNames = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
+                              "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto", "cookie"]
     /// The query arguments a route reads.
     static let queryNames = ["lastEventId", "sessions"]
 
     /// The value of header `name` (any case).
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 
-
     /// Whether the client asks for an event stream rather than JSON.
     var wantsEventStream: Bool {
         guard let accept = header("Accept") else { return false }
         return accept.lowercased().contains("text/event-stream")
     }
+
+    /// Whether the method changes something (only these need a same-origin page).
+    var isWrite: Bool { !["GET", "HEAD", "OPTIONS"].contains(method) }
+}
+
+/// Who sent a request and over what: the socket's peer, or behind a trusted
+/// proxy the client it names (`X-Forwarded-For`, `X-Forwarded-Proto`).
+struct Provenance: Sendable, Equatable {
+    /// The client's address: what per-client limits count by.
+    let client: String
+    /// `http`, or `https` when a trusted proxy says the client used it.
+    let scheme: String
 }

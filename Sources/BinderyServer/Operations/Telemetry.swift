@@ -24,6 +24,7 @@ final class Telemetry: Sendable {
     private let streamBytes: CoreMetrics.Counter?
     private let streamsOpened: CoreMetrics.Counter?
     private let streamsClosed: [StreamEnding: CoreMetrics.Counter]
+    private let refusals: [Refusal: CoreMetrics.Counter]
     private let connections: CoreMetrics.Gauge?
     private let openStreams: CoreMetrics.Gauge?
     /// Instruments with a label value known only when it first happens.
@@ -36,7 +37,7 @@ final class Telemetry: Sendable {
         guard metrics else {
             (registry, factory) = (nil, nil)
             (eventsPublished, eventsDelivered, streamBytes, streamsOpened) = (nil, nil, nil, nil)
-            (streamsClosed, connections, openStreams) = ([:], nil, nil)
+            (streamsClosed, refusals, connections, openStreams) = ([:], [:], nil, nil)
             return
         }
         let registry = PrometheusCollectorRegistry()
@@ -55,6 +56,9 @@ final class Telemetry: Sendable {
         streamsOpened = Counter(label: "bindery_streams_opened_total", factory: factory)
         streamsClosed = Dictionary(uniqueKeysWithValues: StreamEnding.allCases.map {
             ($0, Counter(label: "bindery_streams_closed_total", dimensions: [("reason", $0.rawValue)], factory: factory))
+        })
+        refusals = Dictionary(uniqueKeysWithValues: Refusal.allCases.map {
+            ($0, Counter(label: "bindery_refusals_total", dimensions: [("reason", $0.rawValue)], factory: factory))
         })
         connections = Gauge(label: "bindery_connections", factory: factory)
         openStreams = Gauge(label: "bindery_streams_open", factory: factory)
@@ -105,6 +109,14 @@ final class Telemetry: Sendable {
             "path": "\(route.template)", "session": "\(route.session ?? "")", "status": "\(status)",
             "error": "\(error?["error"] as? String ?? "")", "detail": "\(error?["message"] as? String ?? "")",
         ])
+    }
+
+    /// The edge turned a request or a connection away: counted by reason, and
+    /// logged at notice level with the client's address.
+    func refused(_ reason: Refusal, client: String, detail: String) {
+        refusals[reason]?.increment()
+        guard logger.logLevel <= .notice else { return }
+        logger.notice("refused", metadata: ["reason": "\(reason.rawValue)", "client": "\(client)", "detail": "\(detail)"])
     }
 
     // MARK: Streams

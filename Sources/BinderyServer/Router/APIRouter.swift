@@ -33,7 +33,6 @@ struct APIRouter: Sendable {
                 throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(name)'"))
             }
             try allow(request, ["POST"])
-            try checkWrite(request)
             try checkJSONBody(request)
             return .later { [application, body = request.body] reply in
                 application.createSession(name, parameters: body) { created in
@@ -46,7 +45,6 @@ struct APIRouter: Sendable {
         case 2:
             try allow(request, ["GET", "DELETE"])
             if request.method == "DELETE" {
-                try checkWrite(request)
                 try application.disposeSession(path[0], id: path[1])
                 return .now(.empty(status: 204))
             }
@@ -72,7 +70,6 @@ struct APIRouter: Sendable {
         case 4 where path[2] == "inputs":
             try allow(request, ["POST"])
             let session = try session(), name = path[3]
-            try checkWrite(request)
             try checkJSONBody(request)
             return .later { [body = request.body] reply in
                 session.send(input: name, payload: body) { reply(Self.response($0) { .json($0.json) }) }
@@ -98,15 +95,6 @@ struct APIRouter: Sendable {
     private func allow(_ request: Request, _ methods: [String]) throws {
         let allowed = methods.contains("GET") ? methods + ["HEAD"] : methods
         guard allowed.contains(request.method) else { throw HTTPError.methodNotAllowed(request.method, allowed: allowed) }
-    }
-
-    /// Writes from another origin are refused (a page elsewhere must not drive sessions here).
-    private func checkWrite(_ request: Request) throws {
-        guard let origin = request.header("Origin") else { return }
-        let authority = URL(string: origin).flatMap { url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } }
-        guard let authority, authority == request.header("Host") else {
-            throw HTTPError(status: 403, code: "cross_origin", message: "writes from origin \(origin) are not allowed")
-        }
     }
 
     private func checkJSONBody(_ request: Request) throws {

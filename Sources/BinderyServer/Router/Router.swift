@@ -4,6 +4,7 @@ import Foundation
 /// The first stop of every request: `/api/…` to the API, everything else to `Public/`;
 /// every failure becomes a JSON error with its status.
 struct Router: Sendable {
+    let edge: EdgePolicy
     let api: APIRouter
     let files: StaticFiles
     let client: ClientFiles
@@ -17,6 +18,8 @@ struct Router: Sendable {
 
     func respond(to request: Request) -> Answer {
         do {
+            var request = request
+            try edge.admit(&request)
             let segments = request.segments
             if segments.first == "api" {
                 return try api.respond(to: request, segments: segments.dropFirst())

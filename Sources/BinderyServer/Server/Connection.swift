@@ -51,6 +51,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var route: Route?
         /// The socket the hang-up watcher watches while a stream is open.
         var watched: Int32?
+        /// Why the current request's target is refused (`RequestTarget`), seen before it was decoded.
+        var targetProblem: String?
     }
 
     /// First in the object, with its header: a wake reads both.
@@ -61,16 +63,28 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
 
     /// The connection's number in its server's table (never reused).
     let serial: UInt64
+    /// The address of the socket's peer.
+    let peer: String
 
     init(_ pointer: OpaquePointer, server: HTTPServer, serial: UInt64, draining: Bool) {
         self.pointer = pointer
         self.serial = serial
         self.server = server
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        bindery_mhd_client_address(pointer, &text, socklen_t(text.count))
+        peer = String(cString: text)
         state = Locked(State(isDraining: draining))
     }
 
+    /// A request line arrived: its target, before libmicrohttpd decodes it.
+    func requestLine(target: UnsafePointer<CChar>) {
+        let problem = RequestTarget.problem(target)
+        state.withLock { $0.targetProblem = problem }
+    }
+
     /// libmicrohttpd's access handler: headers, then body pieces, then the end of the request.
-    func handle(method: String, url: String, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, isFirstCall: Bool) -> MHD_Result {
+    func handle(method: String, url: String, version: String, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                isFirstCall: Bool) -> MHD_Result {
         /// What to do once the lock is released.
         enum Next {
             case result(MHD_Result)
@@ -82,6 +96,10 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 state.started = .now
                 state.route = nil
                 state.phase = .receiving(RequestBody(limit: server.configuration.maxBodyBytes))
+                if let problem = state.targetProblem {
+                    let refusal = HTTPError(status: 400, code: "invalid_url", message: problem)
+                    return .result(queue(server.refused(refusal, reason: .invalidURL, client: peer).closing, in: &state, method: method, path: url))
+                }
                 if let length = header("Content-Length").flatMap(Int.init), length > server.configuration.maxBodyBytes {
                     return .result(queue(server.tooLarge.closing, in: &state, method: method, path: url))
                 }
@@ -104,8 +122,12 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                     let answer = url == "/healthz" ? Router.healthy : server.stopping.closing
                     return .result(queue(answer, in: &state, method: method, path: url))
                 }
-                let request = Request(method: method, path: url, headers: values(.HEADER_KIND, Request.headerNames),
-                                      body: body.data, query: values(.GET_ARGUMENT_KIND, Request.queryNames))
+                let (headers, repeated) = requestHeaders()
+                var request = Request(method: method, path: url, headers: headers, body: body.data,
+                                      query: values(.GET_ARGUMENT_KIND, Request.queryNames))
+                request.version = version
+                request.repeatedHeaders = repeated
+                request.peer = peer
                 state.route = Route(url, segments: request.segments)
                 switch server.route(request) {
                 case .now(let response):
@@ -305,7 +327,15 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         name.withCString { MHD_lookup_connection_value(pointer, .HEADER_KIND, $0) }.map { String(cString: $0) }
     }
 
-    /// The request's headers or query arguments named in `names` (looked up, not all copied).
+    /// The headers routes read (`Request.headerNames`), and the names of those
+    /// that came more than once: one pass over the request's headers.
+    private func requestHeaders() -> ([String: String], [String]) {
+        var collected = CollectedHeaders()
+        _ = withUnsafeMutablePointer(to: &collected) { MHD_get_connection_values(pointer, .HEADER_KIND, collectHeader, $0) }
+        return (collected.values, collected.repeated)
+    }
+
+    /// The request's query arguments named in `names` (looked up, not all copied).
     private func values(_ kind: MHD_ValueKind, _ names: [String]) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
@@ -314,6 +344,26 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         }
         return values
     }
+}
+
+/// What `collectHeader` gathers.
+private struct CollectedHeaders {
+    var values: [String: String] = [:]
+    var repeated: [String] = []
+}
+
+private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collected = cls.assumingMemoryBound(to: CollectedHeaders.self)
+    for name in Request.headerNames where name.withCString({ strcasecmp($0, key) }) == 0 {
+        if collected.pointee.values[name] == nil {
+            collected.pointee.values[name] = value.map { String(cString: $0) } ?? ""
+        } else if !collected.pointee.repeated.contains(name) {
+            collected.pointee.repeated.append(name)
+        }
+        break
+    }
+    return .YES
 }
 
 /// The stream's reader: `cls` is its `Connection`, which outlives the response

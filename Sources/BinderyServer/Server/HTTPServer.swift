@@ -86,8 +86,8 @@ final class HTTPServer: @unchecked Sendable {
             per_ip_connection_limit: 0,
             ipv4_address: address.s_addr
         )
-        var callbacks = bindery_mhd_callbacks(request: accessHandler, completed: requestCompleted,
-                                              connection: connectionNotified, cls: Unmanaged.passUnretained(self).toOpaque())
+        var callbacks = bindery_mhd_callbacks(request: accessHandler, completed: requestCompleted, connection: connectionNotified,
+                                              request_line: requestLine, cls: Unmanaged.passUnretained(self).toOpaque())
         logger.pointee.cls = Unmanaged.passUnretained(self).toOpaque()
         try lock.withLock {
             guard state == .idle else { throw ServerError("a server starts once") }
@@ -148,6 +148,12 @@ final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// `error`, counted and logged as a refusal for `reason` of a request from `client`.
+    func refused(_ error: HTTPError, reason: Refusal, client: String) -> HTTPError {
+        telemetry.refused(reason, client: client, detail: error.message)
+        return error
+    }
+
     /// 413 for a body over the limit.
     var tooLarge: HTTPError {
         HTTPError(status: 413, code: "body_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes")
@@ -190,8 +196,8 @@ private let libmicrohttpdMessage: @convention(c) (UnsafeMutableRawPointer?, Unsa
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().log(libmicrohttpd: String(cString: message))
 }
 
-private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method, _, upload, uploadSize, context in
-    guard let pointer, let url, let method, let uploadSize, let context else { return .NO }
+private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method, version, upload, uploadSize, context in
+    guard let pointer, let url, let method, let version, let uploadSize, let context else { return .NO }
     let isFirstCall = context.pointee == nil
     if isFirstCall {
         // The request's context is its connection: marks that the headers were seen.
@@ -199,8 +205,16 @@ private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method
         context.pointee = connection
     }
     let connection = Unmanaged<Connection>.fromOpaque(context.pointee!).takeUnretainedValue()
-    return connection.handle(method: String(cString: method), url: String(cString: url), upload: upload,
-                             uploadSize: uploadSize, isFirstCall: isFirstCall)
+    return connection.handle(method: String(cString: method), url: String(cString: url), version: String(cString: version),
+                             upload: upload, uploadSize: uploadSize, isFirstCall: isFirstCall)
+}
+
+/// libmicrohttpd's URI logger: the request line's target before it is decoded.
+/// Returns nil, so the access handler's first call still finds no context.
+private let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, target, pointer in
+    guard let target, let pointer, let context = bindery_mhd_socket_context(pointer) else { return nil }
+    Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().requestLine(target: target)
+    return nil
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, context, _ in

@@ -31,6 +31,9 @@ public final class Server: @unchecked Sendable {
         final class Daemon: @unchecked Sendable { weak var server: HTTPServer? }
         let daemon = Daemon()
         let router = Router(
+            edge: EdgePolicy(hosts: configuration.allowedHosts.map(AllowedHosts.init) ?? .loopback,
+                             proxies: (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none,
+                             telemetry: telemetry),
             api: APIRouter(application: application, streams: admission, configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
             client: ClientFiles(),
@@ -57,7 +60,17 @@ public final class Server: @unchecked Sendable {
 
     /// Starts listening, the heartbeat and the idle-session reaper.
     public func start() throws {
+        do {
+            if let hosts = configuration.allowedHosts { _ = try AllowedHosts(parsing: hosts.joined(separator: ",")) }
+            _ = try TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))
+        } catch {
+            throw ServerError("\(error)")
+        }
         try http.start()
+        if configuration.allowedHosts == nil, !configuration.host.hasPrefix("127.") {
+            configuration.runtime.logger.warning(
+                "listening on \(configuration.host) but answering only to localhost and IP addresses: name this server's host names with --allowed-hosts (or * for any)")
+        }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = Self.dispatchInterval(configuration.heartbeat)
         timer.schedule(deadline: .now() + interval, repeating: interval)

@@ -8,6 +8,16 @@ public struct ServerConfiguration: Sendable {
     /// The IPv4 address to listen on: loopback only by default; `0.0.0.0` is
     /// every address (in a container).
     public var host = "127.0.0.1"
+    /// The host names the server answers to in `Host` (DNS rebinding): names
+    /// (`example.com`), `.example.com` for it and its subdomains, or `*` for
+    /// any. A host given as an IP address always passes. nil: `localhost` and
+    /// the names under it, which is right on loopback; listening on every
+    /// address without naming hosts logs a warning at start.
+    public var allowedHosts: [String]?
+    /// Proxies (addresses or networks, `10.0.0.0/8`) whose `X-Forwarded-For`
+    /// and `X-Forwarded-Proto` name the client; from anyone else those headers
+    /// are ignored. Empty: the socket's peer is the client.
+    public var trustedProxies: [String] = []
     /// Worker threads of libmicrohttpd's epoll pool, one per core: they only
     /// parse, write, suspend and resume, while sessions run on the executor
     /// pool. On 2 cores one worker is the bottleneck for inputs (two answer
