@@ -51,9 +51,15 @@ public final class TodoStore: @unchecked Sendable {
         }
     }
 
-    /// A title as stored: trimmed; nil (with why) if it is empty or too long.
+    /// A title as stored: trimmed; nil (with why) if it is empty, too long, or
+    /// holds a control character. A title is one line of text, and SQLite's
+    /// text (as GRDB binds it) ends at a NUL: `"abc\u{0}def"` would be stored as
+    /// `abc`, so it is refused rather than cut short.
     public static func validate(_ title: String) -> Result<String, TodoError> {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return .failure(TodoError("a title is one line of text, without control characters"))
+        }
         if trimmed.isEmpty { return .failure(TodoError("a todo needs a title")) }
         if trimmed.count > maxTitleLength { return .failure(TodoError("a title has at most \(maxTitleLength) characters")) }
         return .success(trimmed)

@@ -22,8 +22,9 @@ final class ErrorTests: XCTestCase {
         let id = try server.createSession()
         try assertError(try server.client.post("/api/nope"), 404, "unknown_view_model")
         try assertError(try server.client.get("/api/nope/\(id)"), 404, "unknown_view_model")
-        try assertError(try server.client.get("/api/simple/not-a-session"), 404, "unknown_session")
-        try assertError(try server.client.get("/api/simple/not-a-session/events"), 404, "unknown_session")
+        let unknown = "AAAAAAAAAAAAAAAAAAAAAA" // the form of an id, of no session
+        try assertError(try server.client.get("/api/simple/\(unknown)"), 404, "unknown_session")
+        try assertError(try server.client.get("/api/simple/\(unknown)/events"), 404, "unknown_session")
         try assertError(try server.client.post("/api/simple/\(id)/inputs/nope"), 404, "unknown_input")
         try assertError(try server.client.get("/api/simple/\(id)/outputs/nope"), 404, "unknown_output")
         try assertError(try server.client.get("/api/simple/\(id)/what/ever/else"), 404, "not_found")
@@ -35,6 +36,18 @@ final class ErrorTests: XCTestCase {
         let signal = try server.client.get("/api/currency/\(id)/outputs/showCurrencyDetail")
         try assertError(signal, 404, "unknown_output")
         XCTAssertTrue((try signal.json()["message"] as? String ?? "").contains("is a signal"))
+    }
+
+    func testWhatCannotBeANameOrAnIdIs400() throws {
+        let id = try server.createSession()
+        for path in ["/api/simple/not-a-session", "/api/simple/\(id)x/events", "/api/simple/\(id.dropLast())", "/api/simple/\(id.dropLast())%21/outputs/buttonTitle"] {
+            try assertError(try server.client.get(path), 400, "invalid_session_id")
+        }
+        try assertError(try server.client.post("/api/simple/\(id.dropLast())~/inputs/buttonTap"), 400, "invalid_session_id")
+        try assertError(try server.client.post("/api/simple%20x"), 400, "invalid_name")
+        try assertError(try server.client.get("/api/\(String(repeating: "v", count: 65))/\(id)"), 400, "invalid_name")
+        try assertError(try server.client.request("DELETE", "/api/s%C3%AFmple/\(id)"), 400, "invalid_name")
+        XCTAssertEqual(try server.client.get("/api/simple/\(id)").status, 200)
     }
 
     func testMalformedAndWrongPayloadsAre400() throws {

@@ -59,11 +59,12 @@ final class MultiplexTests: XCTestCase {
 
     func testAGoneSessionIsNamedInBandAndTheOthersFlow() throws {
         let a = try server.createSession()
-        let stream = try open("simple/not-a-session,nope/x,simple/\(a)")
+        let unknown = "AAAAAAAAAAAAAAAAAAAAAA" // the form of an id, of no session
+        let stream = try open("simple/\(unknown),nope/\(unknown),simple/\(a)")
         XCTAssertEqual(stream.status, 200)
         let gone = try stream.next(2)
         XCTAssertEqual(gone.map(\.event), ["bindery.gone", "bindery.gone"])
-        XCTAssertEqual(gone.map(\.session), ["simple/not-a-session", "nope/x"])
+        XCTAssertEqual(gone.map(\.session), ["simple/\(unknown)", "nope/\(unknown)"])
         XCTAssertTrue(gone[0].data.contains("\"unknown_session\""), gone[0].data)
         XCTAssertTrue(gone[1].data.contains("\"unknown_view_model\""), gone[1].data)
         XCTAssertEqual(try stream.next(2).map(\.session), ["simple/\(a)", "simple/\(a)"])
@@ -84,19 +85,28 @@ final class MultiplexTests: XCTestCase {
     }
 
     func testOnlyGoneSessionsGiveAStreamThatSaysSoAndEnds() throws {
-        let stream = try open("simple/gone")
+        let stream = try open("simple/AAAAAAAAAAAAAAAAAAAAAA")
         XCTAssertEqual(try stream.next()?.event, "bindery.gone")
         XCTAssertNil(try stream.next())
     }
 
     func testAMalformedOrOversizedListIs400() throws {
-        for list in ["", ",", "simple", "simple/", "/x", "simple/a@x", "simple/a@", "a/b/c", "simple/a,simple/a"] {
+        let id = "AAAAAAAAAAAAAAAAAAAAAA"
+        for list in ["", ",", "simple", "simple/\(id)@x", "simple/\(id)@", "a/b/c", "simple/\(id),simple/\(id)"] {
             let response = try server.client.get("/api/streams?sessions=\(list)")
             XCTAssertEqual(response.status, 400, "\(list): \(response.text)")
             XCTAssertEqual(try response.json()["error"] as? String, "invalid_sessions", list)
         }
+        // Nothing that cannot be a name or an id reaches the stream's session: lines.
+        let forged = "simple/x%0Aevent:%20backgroundColor%0Adata:%20%22hacked%22%0A%0A"
+        for (list, code) in [("simple/", "invalid_session_id"), ("/x", "invalid_name"), ("simple/a", "invalid_session_id"),
+                             (forged, "invalid_session_id"), ("sim%0Aple/\(id)", "invalid_name")] {
+            let response = try server.client.get("/api/streams?sessions=\(list)")
+            XCTAssertEqual(response.status, 400, "\(list): \(response.text)")
+            XCTAssertEqual(try response.json()["error"] as? String, code, list)
+        }
         XCTAssertEqual(try server.client.get("/api/streams").status, 400)
-        let many = (0...64).map { "simple/s\($0)" }.joined(separator: ",")
+        let many = (0...64).map { "simple/\(String(format: "%022d", $0))" }.joined(separator: ",")
         XCTAssertTrue(try server.client.get("/api/streams?sessions=\(many)").text.contains("at most 64"))
         XCTAssertEqual(try server.client.post("/api/streams").status, 405)
         XCTAssertEqual(server.server.openStreams, 0)

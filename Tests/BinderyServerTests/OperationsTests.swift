@@ -21,7 +21,7 @@ final class OperationsTests: XCTestCase {
         XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
         XCTAssertEqual(try stream.next(2).count, 2)
         XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "[1]").status, 400)
-        XCTAssertEqual(try server.client.get("/api/simple/nope").status, 404)
+        XCTAssertEqual(try server.client.get("/api/simple/AAAAAAAAAAAAAAAAAAAAAA").status, 404)
 
         let response = try server.client.get("/metrics")
         XCTAssertEqual(response.status, 200)

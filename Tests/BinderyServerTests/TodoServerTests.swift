@@ -37,4 +37,19 @@ final class TodoServerTests: XCTestCase {
         XCTAssertEqual(response.status, 400, response.text)
         XCTAssertTrue(response.text.contains("list"), response.text)
     }
+
+    func testAStringWithANulIsKeptWholeOrRefusedNeverCutShort() throws {
+        let server = try TestServer()
+        // In memory, a JSON string keeps every code point it carries.
+        let messages = try server.createSession("messages")
+        let draft = try server.client.post("/api/messages/\(messages)/inputs/editText", json: #""x\u0000y""#)
+        XCTAssertEqual(((try draft.json()["outputs"] as? [String: Any])?["draft"] as? String)?.unicodeScalars.map(\.value), [0x78, 0, 0x79])
+        // SQLite's text would end at the NUL: the todo list refuses the title instead of storing "abc" or "".
+        let todos = try server.createSession("todos")
+        for title in [#""abc\u0000def""#, #""\u0000""#] {
+            let answer = try server.client.post("/api/todos/\(todos)/inputs/add", json: title)
+            XCTAssertEqual(answer.status, 200, answer.text)
+            XCTAssertEqual(((try answer.json()["outputs"] as? [String: Any])?["items"] as? [Any])?.count, 0, answer.text)
+        }
+    }
 }

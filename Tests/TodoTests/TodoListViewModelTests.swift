@@ -88,11 +88,16 @@ final class TodoListViewModelTests: XCTestCase {
         vm.receive("remainingText", "2 items left")
     }
 
-    func testEmptyAndOverlongTitlesAreRefusedAndNothingIsWritten() throws {
+    func testEmptyOverlongAndControlCharacterTitlesAreRefusedAndNothingIsWritten() throws {
         let vm = try makeStore()
         vm.skipReceived()
         vm.send("add", "   ")
         vm.receive("error", "a todo needs a title")
+        // SQLite's text ends at a NUL: these would be stored as "abc" and "".
+        for title in ["abc\u{0}def", "\u{0}", "two\nlines", "bell\u{7}"] {
+            vm.send("add", title)
+            vm.receive("error", "a title is one line of text, without control characters")
+        }
         vm.send("add", String(repeating: "x", count: TodoStore.maxTitleLength + 1))
         vm.receive("error", "a title has at most \(TodoStore.maxTitleLength) characters")
         try store.add("ok", to: "home")

@@ -41,8 +41,7 @@ public final class Application: @unchecked Sendable {
     ///   - make: Creates the ViewModel; it runs in the new session's first turn.
     public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping @Sendable (ViewModelContext) throws -> ViewModel) {
         precondition(name != Self.multiplexedStreamsRoute, "ViewModel name '\(name)' is reserved: /api/\(name) is the multiplexed event stream")
-        precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && name.allSatisfy(\.isASCII),
-                     "ViewModel name '\(name)' must be ASCII letters, digits, - or _")
+        precondition(Self.isValidName(name), "ViewModel name '\(name)' must be 1–64 ASCII letters, digits, - or _")
         lock.withLock {
             precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
             definitions[name] = ViewModelDefinition(name: name, isShared: shared, summary: summary, declaredOutputs: outputs, make: { try make($0) })
@@ -51,6 +50,11 @@ public final class Application: @unchecked Sendable {
             namesByType[ObjectIdentifier(ViewModel.self)] = namesByType[ObjectIdentifier(ViewModel.self)] ?? name
             cachedCatalog = nil
         }
+    }
+
+    /// Whether `name` can name a ViewModel: 1–64 ASCII letters, digits, `-` or `_`.
+    package static func isValidName(_ name: some StringProtocol) -> Bool {
+        (1...64).contains(name.utf8.count) && URLSafeName.allows(name)
     }
 
     /// `/api/streams` carries several sessions' streams, so no ViewModel may be called that.

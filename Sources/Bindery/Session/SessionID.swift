@@ -1,7 +1,13 @@
 import Foundation
 
 /// Session ids: 128 random bits, base64url without padding (22 characters).
-enum SessionID {
+package enum SessionID {
+    /// Whether `text` has the form of a session id: what the server checks
+    /// before a client's id goes anywhere (a lookup, a log line, the wire).
+    package static func isValid(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == 22 && URLSafeName.allows(text)
+    }
+
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes = [UInt8](repeating: 0, count: 16)

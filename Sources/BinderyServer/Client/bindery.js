@@ -84,6 +84,9 @@
 
 const api = (path) => `/api/${path}`;
 
+/** What a session id looks like: the server refuses anything else with 400 before looking. */
+const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+
 /** How long a hidden page keeps its stream before releasing it. */
 const RELEASE_HIDDEN_MS = 2000;
 /** Most inputs a page holds while it cannot send them; more are refused. */
@@ -403,7 +406,11 @@ export class Binding extends EventTarget {
   start() {
     this.#wanted = true;
     if (this.state === "closed") this.#setState("connecting");
-    if (this.sessionId) {
+    if (this.sessionId && !SESSION_ID.test(this.sessionId)) {
+      // No server ever made it (a mangled or hand-edited URL): start a new one, as for a gone session.
+      this.sessionId = null;
+      this.#create(true);
+    } else if (this.sessionId) {
       this.#readyResolve();
       this.#openFeed();
     } else {

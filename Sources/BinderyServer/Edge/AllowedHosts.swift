@@ -1,3 +1,4 @@
+import Bindery
 import Foundation
 
 /// The names the server answers to in `Host`: the defence against DNS
@@ -98,8 +99,7 @@ struct HostHeader: Equatable {
     static func isHostName(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 253 else { return false }
         return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-            (1...63).contains(label.utf8.count)
-                && label.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+            (1...63).contains(label.utf8.count) && URLSafeName.allows(label)
         }
     }
 
@@ -115,12 +115,5 @@ struct HostHeader: Equatable {
     static func isIPv6(_ text: String) -> Bool {
         var address = in6_addr()
         return inet_pton(AF_INET6, text, &address) == 1
-    }
-}
-
-extension UInt8 {
-    var isASCIIAlphanumeric: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

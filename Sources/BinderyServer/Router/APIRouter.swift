@@ -14,6 +14,9 @@ struct APIRouter: Sendable {
 
     func respond(to request: Request, segments: ArraySlice<String>) throws -> Answer {
         let path = Array(segments)
+        if path.count >= 2 || (path.count == 1 && !["openapi.json", Application.multiplexedStreamsRoute].contains(path[0])) {
+            try validate(viewModel: path[0], id: path.count >= 2 ? path[1] : nil, request)
+        }
         // /api/<vm>/<sid>/…: the session the route is about.
         func session() throws -> Session { try application.session(path[0], id: path[1]) }
 
@@ -97,6 +100,21 @@ struct APIRouter: Sendable {
         guard allowed.contains(request.method) else { throw HTTPError.methodNotAllowed(request.method, allowed: allowed) }
     }
 
+    /// A ViewModel name and session id that can be ones, before they go anywhere.
+    private func validate(viewModel: some StringProtocol, id: (some StringProtocol)?, _ request: Request) throws {
+        if !Application.isValidName(viewModel) {
+            throw refused(HTTPError(status: 400, code: "invalid_name", message: "a ViewModel name is 1–64 ASCII letters, digits, - or _"), request)
+        }
+        if let id, !SessionID.isValid(id) {
+            throw refused(HTTPError(status: 400, code: "invalid_session_id", message: "a session id is 22 ASCII letters, digits, - or _"), request)
+        }
+    }
+
+    private func refused(_ error: HTTPError, _ request: Request) -> HTTPError {
+        telemetry.refused(.invalidSession, client: request.provenance.client, detail: error.message)
+        return error
+    }
+
     private func checkJSONBody(_ request: Request) throws {
         guard !request.body.isEmpty, let type = request.header("Content-Type") else { return }
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -119,10 +137,11 @@ struct APIRouter: Sendable {
             let parts = item.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
             let path = parts[0].split(separator: "/", omittingEmptySubsequences: false)
             let lastEventID = parts.count == 2 ? UInt64(parts[1]) : nil
-            guard path.count == 2, !path[0].isEmpty, !path[1].isEmpty, parts.count == 1 || lastEventID != nil else {
+            guard path.count == 2, parts.count == 1 || lastEventID != nil else {
                 throw HTTPError(status: 400, code: "invalid_sessions",
-                                message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas; got '\(item)'")
+                                message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas")
             }
+            try validate(viewModel: path[0], id: path[1], request)
             guard !entries.contains(where: { $0.path == parts[0] }) else {
                 throw HTTPError(status: 400, code: "invalid_sessions", message: "sessions: \(parts[0]) is listed twice")
             }
