@@ -27,9 +27,13 @@ public final class Socket {
     private var buffer = Data()
 
     /// Connects to 127.0.0.1:`port`, from loopback address `source` if given
-    /// (`127.0.0.2`: another client, as per-client limits count them).
-    public init(port: UInt16, from source: String? = nil) throws {
+    /// (`127.0.0.2`: another client, as per-client limits count them), with a
+    /// receive buffer of `receiveBuffer` bytes if given (a client with a small window).
+    public init(port: UInt16, from source: String? = nil, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)

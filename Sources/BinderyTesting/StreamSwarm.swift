@@ -151,6 +151,8 @@ public final class StreamSwarm {
                 connection.inBody = true
             }
         }
+        // A refusal's body is JSON, not a chunked event stream: its status says all.
+        guard connection.state.status == 200 else { return }
         while index < bytes.count {
             let byte = bytes[index]
             switch connection.chunk {

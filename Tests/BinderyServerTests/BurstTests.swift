@@ -20,6 +20,7 @@ final class BurstTests: XCTestCase {
         let server = try TestServer {
             $0.maxStreams = streams + 10
             $0.runtime.maxStreamsPerSession = streams + 10
+            $0.maxConnectionsPerClient = streams + 10 // every stream comes from 127.0.0.1
         }
         server.server.application.register("tick", shared: true) { _ in TickViewModel() }
         let id = try server.createSession("tick")

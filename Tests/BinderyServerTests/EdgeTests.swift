@@ -110,3 +110,53 @@ final class EdgeTests: XCTestCase {
         XCTAssertEqual(try server.client.get("/index.html?note=a%0Ab").status, 200)
     }
 }
+
+/// Every page runs the server's own scripts only, is framed by no other
+/// site and leaks no URL; no response is sniffed into another type.
+final class SecurityHeaderTests: XCTestCase {
+    func testPagesCarryTheirPolicyAndEveryResponseNosniff() throws {
+        let server = try TestServer()
+        for path in ["/", "/simple.html", "/_bindery/v1/inspector.html"] {
+            let page = try server.client.get(path)
+            XCTAssertEqual(page.status, 200, path)
+            let policy = try XCTUnwrap(page.header("Content-Security-Policy"), path)
+            XCTAssertTrue(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), policy)
+            XCTAssertFalse(policy.contains("unsafe-inline"), policy)
+            XCTAssertEqual(page.header("X-Frame-Options"), "DENY", path)
+            XCTAssertEqual(page.header("Referrer-Policy"), "same-origin", path)
+            XCTAssertEqual(page.header("X-Content-Type-Options"), "nosniff", path)
+        }
+        let id = try server.createSession()
+        for response in [try server.client.get("/api"), try server.client.get("/_bindery/v1/bindery.js"),
+                         try server.client.post("/api/simple/\(id)/inputs/buttonTap"), try server.client.get("/nope.html")] {
+            XCTAssertEqual(response.header("X-Content-Type-Options"), "nosniff")
+            XCTAssertNil(response.header("Content-Security-Policy"), "only pages need a policy")
+        }
+    }
+
+    func testThePolicyIsTheOperatorsToChange() throws {
+        let custom = try TestServer { $0.contentSecurityPolicy = "default-src 'self' https://cdn.example" }
+        XCTAssertEqual(try custom.client.get("/simple.html").header("Content-Security-Policy"), "default-src 'self' https://cdn.example")
+        let none = try TestServer { $0.contentSecurityPolicy = "" }
+        let page = try none.client.get("/simple.html")
+        XCTAssertNil(page.header("Content-Security-Policy"))
+        XCTAssertEqual(page.header("X-Frame-Options"), "DENY")
+    }
+
+    func testNoPageServedHasAnInlineScript() throws {
+        // The policy forbids inline script: a page that had one would break under it.
+        let server = try TestServer()
+        let pages = try FileManager.default.contentsOfDirectory(atPath: TestServer.publicDirectory.path).filter { $0.hasSuffix(".html") }
+        XCTAssertFalse(pages.isEmpty)
+        for name in pages + ["_bindery/v1/inspector.html"] {
+            let html = try server.client.get("/\(name)").text
+            let scripts = html.components(separatedBy: "<script").dropFirst()
+            for script in scripts {
+                let tag = script.prefix { $0 != ">" }
+                XCTAssertTrue(tag.contains("src="), "\(name) has an inline <script\(tag)>")
+            }
+            XCTAssertFalse(html.contains(" style=\""), "\(name) has an inline style attribute")
+            XCTAssertNil(html.range(of: #" on[a-z]+=""#, options: .regularExpression), "\(name) has an inline event handler")
+        }
+    }
+}

@@ -13,7 +13,8 @@ final class ShutdownTests: XCTestCase {
         // Leaks are looked for in the server, whatever the test process's own setting.
         var environment = ProcessInfo.processInfo.environment
         environment["ASAN_OPTIONS"] = "detect_leaks=1"
-        let server = try ServerProcess(ServerProcess.binderyExecutable, arguments: ["serve", "--port", "0", "--public-directory", TestServer.publicDirectory.path],
+        let server = try ServerProcess(ServerProcess.binderyExecutable, arguments: ["serve", "--port", "0", "--public-directory", TestServer.publicDirectory.path,
+                                                   "--max-connections-per-client", "1000"], // every stream comes from 127.0.0.1
                                        environment: environment)
         let client = HTTPClient(port: server.port)
         let created = try client.post("/api/simple")

@@ -104,7 +104,10 @@ def test_without_shared_worker_each_page_has_its_own_event_source():
         stop_server(server)
 
 
-def test_the_workers_parser_follows_the_event_stream_rules(server, browser):
+def test_the_workers_parser_follows_the_event_stream_rules(server, fresh_browser):
+    browser = fresh_browser
+    # The test evaluates the worker's source to reach its parser: the pages' policy forbids that.
+    browser.execute_cdp_cmd("Page.setBypassCSP", {"enabled": True})
     browser.get(server.url + "/")
     chunks = [
         "retry: 2500\n\n: a comment\n\n",

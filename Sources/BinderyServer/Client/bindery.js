@@ -4,6 +4,12 @@
 // Root:    <main data-bindery="simple">          a new session of ViewModel "simple"
 //                                                (or the one named by ?session=<sid>)
 //          data-bindery-params='{"id": 3}'       creation parameters (JSON)
+//          data-bindery-query="userID=user:number list"
+//                                                creation parameters from the page's URL: each
+//                                                `param[=queryName][:number]` takes ?queryName
+//                                                (default: param's name) over data-bindery-params;
+//                                                `:number` sends a number (text that is not one
+//                                                goes as it is, so the server names the field)
 //          data-bindery-start="reload"           inputs to send once when the page creates the session
 //
 // Outputs → DOM (a name may be a path into the value: "profile.name"):
@@ -27,6 +33,10 @@
 //                              that is done: data-back="saved"); a page opened directly
 //                              goes to data-back-page (default "/")
 //   Any output name works, "error", "open" and "message" included.
+//
+// Links:   <a href="/list.html" data-history-back>   Back to the page before, where this tab
+//                                                    has one; else the link (no inline script:
+//                                                    the server's Content-Security-Policy forbids it)
 //
 // DOM events → inputs:
 //   data-on-<event>="input"    sends the input; the payload is data-payload (JSON), else
@@ -976,15 +986,38 @@ function bind(root, viewModel, parameters, options = {}) {
   return new Binding(root, viewModel, sessionId, { start, parameters, ...options }).start();
 }
 
+/** A root's creation parameters: data-bindery-params, with data-bindery-query's values from the URL over them. */
+function parametersOf(root) {
+  const given = root.dataset.binderyParams ? JSON.parse(root.dataset.binderyParams) : undefined;
+  if (!root.dataset.binderyQuery) return given;
+  const search = new URLSearchParams(location.search);
+  const parameters = { ...given };
+  for (const entry of root.dataset.binderyQuery.split(/\s+/).filter(Boolean)) {
+    const [binding, type] = entry.split(":");
+    const [name, from = name] = binding.split("=");
+    const text = search.get(from);
+    if (text === null) continue;
+    const number = Number(text);
+    parameters[name] = type === "number" && text.trim() !== "" && !Number.isNaN(number) ? number : text;
+  }
+  return parameters;
+}
+
 /** Binds every `[data-bindery]` element of the page; `window.bindery` is the binding (or the list). */
 export async function bindPage() {
-  const bindings = [...document.querySelectorAll("[data-bindery]")].map((root) =>
-    bind(root, root.dataset.bindery, root.dataset.binderyParams ? JSON.parse(root.dataset.binderyParams) : undefined));
+  const bindings = [...document.querySelectorAll("[data-bindery]")].map((root) => bind(root, root.dataset.bindery, parametersOf(root)));
   window.bindery = bindings.length === 1 ? bindings[0] : bindings;
   await Promise.all(bindings.map((binding) => binding.ready));
   document.dispatchEvent(new CustomEvent("bindery:ready", { detail: bindings }));
   return bindings;
 }
+
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element ? event.target.closest("[data-history-back]") : null;
+  if (!link || history.length < 2) return;
+  event.preventDefault();
+  history.back();
+});
 
 // Pages without [data-bindery] (the inspector) bind by hand with `connect`.
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", bindPage);

@@ -8,4 +8,6 @@ enum StreamEnding: String, CaseIterable, Sendable {
     case sessionEnded = "session_ended"
     /// The server stops.
     case shutdown
+    /// Its client took nothing for the stalled-stream timeout while events waited (`--stalled-stream-timeout`).
+    case stalled
 }

@@ -8,6 +8,8 @@ struct Router: Sendable {
     let api: APIRouter
     let files: StaticFiles
     let client: ClientFiles
+    /// What every HTML page gets besides its body (`SecurityHeaders.page`).
+    let pageHeaders: [(String, String)]
     /// Whether the server accepts requests (`/readyz`).
     let isReady: @Sendable () -> Bool
     /// The metrics in Prometheus' text format (`/metrics`), nil when they are off.
@@ -27,13 +29,21 @@ struct Router: Sendable {
             if segments.count == 1, let response = try operations(request, segments[0]) { return .now(response) }
             if segments.first == ClientFiles.prefix {
                 // The app's own copy of a client file wins.
-                if let own = try files.file(for: request) { return .now(own) }
-                return .now(try client.respond(to: request, path: segments.dropFirst()))
+                if let own = try files.file(for: request) { return .now(page(own)) }
+                return .now(page(try client.respond(to: request, path: segments.dropFirst())))
             }
-            return .now(try files.respond(to: request))
+            return .now(page(try files.respond(to: request)))
         } catch {
             return .now(HTTPError.response(for: error))
         }
+    }
+
+    /// A file, with the page headers if it is an HTML page.
+    private func page(_ file: Response) -> Response {
+        guard file.headers.contains(where: { $0.0 == "Content-Type" && $0.1.hasPrefix("text/html") }) else { return file }
+        var page = file
+        page.headers += pageHeaders
+        return page
     }
 
     /// `/healthz`, `/readyz` and `/metrics`, for an operator's probes and scraper.

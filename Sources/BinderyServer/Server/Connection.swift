@@ -43,6 +43,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var quiet: Subscription.Quiet?
         /// The stream sleeps (only while `streaming`).
         var streamSuspended = false
+        /// Calls of `read`: a stream awake whose count stands still is one its client stopped taking.
+        var reads: UInt32 = 0
         var phase = Phase.idle
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
@@ -53,6 +55,29 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var watched: Int32?
         /// Why the current request's target is refused (`RequestTarget`), seen before it was decoded.
         var targetProblem: String?
+        /// When the connection is closed unless its request has moved on: the
+        /// headers of its next request, or the body of the current one.
+        var deadline: Deadline?
+        /// What the connection's requests are answered, if it was over a limit when it opened.
+        var refusal: HTTPError?
+        /// `reads` as the sweep last saw it, and since when.
+        var progress: (reads: UInt32, since: ContinuousClock.Instant)
+        /// The socket was shut down: libmicrohttpd closes the connection at its next look.
+        var isShutDown = false
+    }
+
+    /// A time by which the request must have moved on, and what it is if it has not.
+    struct Deadline {
+        let at: ContinuousClock.Instant
+        let reason: Refusal
+    }
+
+    /// What a sweep did to the connection.
+    enum Swept {
+        /// Its headers or body did not arrive in time: closed.
+        case timedOut(Refusal)
+        /// Its stream's client took nothing for too long while events waited: closed.
+        case stalled
     }
 
     /// First in the object, with its header: a wake reads both.
@@ -65,15 +90,37 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     let serial: UInt64
     /// The address of the socket's peer.
     let peer: String
+    /// Whether the connection counts against its client's share (it was not refused, nor from a trusted proxy).
+    let countsAgainstPeer: Bool
+    /// Whether it counts against the server's connections (it was not refused).
+    let isAdmitted: Bool
+    /// The connection's socket, libmicrohttpd's: valid until `closed`.
+    private let socket: Int32
 
-    init(_ pointer: OpaquePointer, server: HTTPServer, serial: UInt64, draining: Bool) {
+    /// A connection libmicrohttpd just accepted from `peer`; `refusal` answers
+    /// its first request (it was over a limit), whose headers then get `refusalDeadline`.
+    init(_ pointer: OpaquePointer, server: HTTPServer, serial: UInt64, peer: String, draining: Bool, refusal: HTTPError?,
+         countsAgainstPeer: Bool) {
         self.pointer = pointer
         self.serial = serial
         self.server = server
+        self.peer = peer
+        self.countsAgainstPeer = countsAgainstPeer
+        isAdmitted = refusal == nil
+        socket = bindery_mhd_connection_fd(pointer)
+        let now = ContinuousClock.now
+        var state = State(isDraining: draining, progress: (0, now))
+        state.refusal = refusal
+        let wait = refusal == nil ? server.configuration.headerTimeout : min(server.configuration.headerTimeout, HTTPServer.refusalDeadline)
+        state.deadline = Deadline(at: now + wait, reason: .headerTimeout)
+        self.state = Locked(state)
+    }
+
+    /// The text address of a connection's peer, or "" if libmicrohttpd does not know it.
+    static func peer(of pointer: OpaquePointer) -> String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         bindery_mhd_client_address(pointer, &text, socklen_t(text.count))
-        peer = String(cString: text)
-        state = Locked(State(isDraining: draining))
+        return String(cString: text)
     }
 
     /// A request line arrived: its target, before libmicrohttpd decodes it.
@@ -96,6 +143,10 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 state.started = .now
                 state.route = nil
                 state.phase = .receiving(RequestBody(limit: server.configuration.maxBodyBytes))
+                state.deadline = Deadline(at: state.started + server.configuration.bodyTimeout, reason: .bodyTimeout)
+                if let refusal = state.refusal {
+                    return .result(queue(refusal.closing, in: &state, method: method, path: url))
+                }
                 if let problem = state.targetProblem {
                     let refusal = HTTPError(status: 400, code: "invalid_url", message: problem)
                     return .result(queue(server.refused(refusal, reason: .invalidURL, client: peer).closing, in: &state, method: method, path: url))
@@ -133,6 +184,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 case .now(let response):
                     return .result(queue(response, in: &state, method: method, path: url))
                 case .later(let work):
+                    state.deadline = nil
                     state.phase = .answering
                     MHD_suspend_connection(pointer)
                     return .later(work)
@@ -171,6 +223,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 if quiet.holds { return suspendStream(&state) }
                 state.quiet = nil
             }
+            state.reads &+= 1
             let space = UnsafeMutableRawBufferPointer(start: buffer, count: max)
             switch stream._withUnsafeGuaranteedRef({ $0.read(into: space) }) {
             case .bytes(let count):
@@ -244,6 +297,37 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         }
     }
 
+    /// Closes the connection if its request's deadline passed, or if its stream
+    /// has been awake with events waiting and its client took nothing for
+    /// `stallTimeout`: the socket is shut down, which libmicrohttpd sees at
+    /// its next look and closes the connection (it never calls a stalled
+    /// stream's reader, so closing the stream alone would not end it).
+    func sweep(now: ContinuousClock.Instant, stallTimeout: Duration) -> Swept? {
+        state.withLock { state -> Swept? in
+            guard !state.isShutDown else { return nil }
+            if let deadline = state.deadline, now >= deadline.at {
+                shutDown(&state)
+                return .timedOut(deadline.reason)
+            }
+            guard case .streaming = state.phase, !state.streamSuspended, state.reads == state.progress.reads else {
+                state.progress = (state.reads, now)
+                return nil
+            }
+            guard now - state.progress.since >= stallTimeout else { return nil }
+            state.stream?.takeUnretainedValue().close(.stalled)
+            state.quiet = nil
+            shutDown(&state)
+            return .stalled
+        }
+    }
+
+    private func shutDown(_ state: inout State) {
+        state.isShutDown = true
+        state.deadline = nil
+        // The descriptor is libmicrohttpd's until `closed`, which takes this lock first.
+        if socket != bindery_mhd_invalid_socket() { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
     /// libmicrohttpd finished the request (sent, failed or aborted): give back what it held.
     func requestCompleted() {
         state.withLock { finishRequest(&$0, next: .idle) }
@@ -251,10 +335,15 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
 
     /// libmicrohttpd closed the connection: nothing touches it again.
     func closed() {
-        state.withLock { finishRequest(&$0, next: .done) }
+        state.withLock { state in
+            finishRequest(&state, next: .done)
+            state.deadline = nil
+        }
     }
 
     private func finishRequest(_ state: inout State, next: Phase) {
+        // The next request's headers, kept-alive or not, are due within the header timeout.
+        state.deadline = Deadline(at: .now + server.configuration.headerTimeout, reason: .headerTimeout)
         switch state.phase {
         case .idle, .done:
             if case .done = next { state.phase = .done }
@@ -279,6 +368,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     }
 
     private func queue(_ response: Response, in state: inout State, method: String, path: String) -> MHD_Result {
+        state.deadline = nil
         let route = state.route ?? Route(path)
         server.telemetry.responded(method: method, route: route, status: response.status, since: state.started)
         if response.status >= 400, method == "POST", case .data(let body) = response.body, route.inputViewModel != nil {
@@ -318,6 +408,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         for (name, value) in response.headers {
             _ = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
         }
+        _ = MHD_add_response_header(mhdResponse, SecurityHeaders.everyResponse.0, SecurityHeaders.everyResponse.1)
         let result = MHD_queue_response(pointer, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result

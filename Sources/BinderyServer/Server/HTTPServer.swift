@@ -34,7 +34,15 @@ final class HTTPServer: @unchecked Sendable {
     private var state = State.idle
     private var daemon: OpaquePointer?
     private var connections: [UInt64: Connection] = [:]
+    /// Connections that count against a client's share, by peer address.
+    private var connectionsByPeer: [String: Int] = [:]
+    /// Connections in the table that were admitted (not refused at connect).
+    private var admitted = 0
     private var nextSerial: UInt64 = 1
+    /// Closes connections whose deadline passed and streams that stalled.
+    private var sweeper: DispatchSourceTimer?
+    /// Peers that are proxies: their connections carry many clients', so no per-client share applies.
+    private let proxies: TrustedProxies
     /// Tells streams whose client hung up while they slept: from `start` until
     /// the daemon has stopped (no stream exists outside that time).
     private(set) var hangups: HangupWatcher!
@@ -50,6 +58,7 @@ final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.telemetry = telemetry
         self.router = router
+        proxies = (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none
         logger = .allocate(capacity: 1)
         logger.initialize(to: bindery_mhd_logger(log: libmicrohttpdMessage, cls: nil))
     }
@@ -80,7 +89,10 @@ final class HTTPServer: @unchecked Sendable {
         var settings = bindery_mhd_settings(
             port: configuration.port,
             thread_pool_size: configuration.threads,
-            connection_limit: configuration.maxConnections,
+            // Room beyond the limit, so that a client over it is answered 503 at
+            // once rather than left in the listen queue (libmicrohttpd stops
+            // accepting at its own limit).
+            connection_limit: configuration.maxConnections + Self.refusalRoom,
             connection_memory_limit: configuration.connectionMemoryBytes,
             connection_timeout: configuration.connectionTimeoutSeconds,
             per_ip_connection_limit: 0,
@@ -102,6 +114,36 @@ final class HTTPServer: @unchecked Sendable {
             self.daemon = daemon
             port = bindery_mhd_port(daemon)
             state = .running
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            let interval = Self.sweepInterval(configuration)
+            timer.schedule(deadline: .now() + interval, repeating: interval)
+            timer.setEventHandler { [weak self] in self?.sweep() }
+            timer.resume()
+            sweeper = timer
+        }
+    }
+
+    /// Connections libmicrohttpd accepts beyond `maxConnections`, only to answer them 503.
+    static let refusalRoom: UInt32 = 256
+    /// How long a refused connection's request may take to arrive before it is closed unanswered.
+    static let refusalDeadline: Duration = .seconds(2)
+
+    /// Often enough that a deadline is kept to within a quarter of the shortest, at most a second late.
+    private static func sweepInterval(_ configuration: ServerConfiguration) -> DispatchTimeInterval {
+        let shortest = [configuration.headerTimeout, configuration.bodyTimeout, configuration.stalledStreamTimeout, .seconds(4)].min()!
+        return .milliseconds(max(10, Int(shortest.nanoseconds / 4_000_000)))
+    }
+
+    /// Closes what overstayed (`Connection.sweep`) and counts why.
+    private func sweep() {
+        let now = ContinuousClock.now
+        for connection in lock.withLock({ Array(connections.values) }) {
+            switch connection.sweep(now: now, stallTimeout: configuration.stalledStreamTimeout) {
+            case .timedOut(let reason):
+                telemetry.refused(reason, client: connection.peer, detail: "the request did not arrive in time")
+            case .stalled, nil:
+                break
+            }
         }
     }
 
@@ -139,6 +181,10 @@ final class HTTPServer: @unchecked Sendable {
                 telemetry.logger.warning("stopping with requests unfinished", metadata: ["requests": "\(activity.inProgress)"])
             }
         }
+        lock.withLock {
+            sweeper?.cancel()
+            sweeper = nil
+        }
         MHD_stop_daemon(daemon)
         hangups.stop()
         if listener != bindery_mhd_invalid_socket() { close(listener) }
@@ -169,18 +215,44 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     fileprivate func connectionStarted(_ pointer: OpaquePointer) -> UnsafeMutableRawPointer {
-        lock.withLock {
-            let connection = Connection(pointer, server: self, serial: nextSerial, draining: state != .running)
+        let peer = Connection.peer(of: pointer)
+        let isProxy = proxies.contains(peer)
+        let (connection, refused) = lock.withLock { () -> (Connection, Refusal?) in
+            var refusal: HTTPError?, reason: Refusal?
+            // A client over its own share hears so first: the server's limit is everyone's.
+            if !isProxy, connectionsByPeer[peer, default: 0] >= configuration.maxConnectionsPerClient {
+                reason = .clientConnectionLimit
+                refusal = HTTPError(status: 429, code: "too_many_connections",
+                                    message: "this client already has \(configuration.maxConnectionsPerClient) connections open", headers: [("Retry-After", "1")])
+            } else if admitted >= Int(configuration.maxConnections) {
+                reason = .connectionLimit
+                refusal = HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxConnections) connections open",
+                                    headers: [("Retry-After", "1")])
+            }
+            let counts = refusal == nil && !isProxy
+            let connection = Connection(pointer, server: self, serial: nextSerial, peer: peer, draining: state != .running,
+                                        refusal: refusal, countsAgainstPeer: counts)
             connections[nextSerial] = connection
             nextSerial += 1
-            return Unmanaged.passUnretained(connection).toOpaque()
+            if refusal == nil { admitted += 1 }
+            if counts { connectionsByPeer[peer, default: 0] += 1 }
+            return (connection, reason)
         }
+        if let refused { telemetry.refused(refused, client: peer, detail: "connection over the limit") }
+        return Unmanaged.passUnretained(connection).toOpaque()
     }
 
     fileprivate func connectionClosed(_ context: UnsafeMutableRawPointer) {
         let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
         connection.closed()
-        lock.withLock { _ = connections.removeValue(forKey: connection.serial) }
+        lock.withLock {
+            guard connections.removeValue(forKey: connection.serial) != nil else { return }
+            if connection.isAdmitted { admitted -= 1 }
+            if connection.countsAgainstPeer {
+                let left = connectionsByPeer[connection.peer, default: 1] - 1
+                connectionsByPeer[connection.peer] = left > 0 ? left : nil
+            }
+        }
     }
 }
 

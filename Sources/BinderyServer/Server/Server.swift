@@ -37,6 +37,7 @@ public final class Server: @unchecked Sendable {
             api: APIRouter(application: application, streams: admission, configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
             client: ClientFiles(),
+            pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
             isReady: { daemon.server?.isReady ?? false },
             metrics: { [weak application] in
                 telemetry.scrape(connections: daemon.server?.connectionCount ?? 0, streams: admission.count,

@@ -18,14 +18,33 @@ public struct ServerConfiguration: Sendable {
     /// and `X-Forwarded-Proto` name the client; from anyone else those headers
     /// are ignored. Empty: the socket's peer is the client.
     public var trustedProxies: [String] = []
+    /// The Content-Security-Policy of every HTML page served (the app's pages
+    /// and the client's); "" sends none. The default allows this origin's
+    /// scripts, styles and connections only, no inline script, no framing.
+    public var contentSecurityPolicy = SecurityHeaders.defaultContentSecurityPolicy
     /// Worker threads of libmicrohttpd's epoll pool, one per core: they only
     /// parse, write, suspend and resume, while sessions run on the executor
     /// pool. On 2 cores one worker is the bottleneck for inputs (two answer
     /// 1.2–1.4× as many), and under a fan-out that saturates it one worker
     /// falls behind, writing ticks two at a time, where two keep up.
     public var threads = UInt32(max(1, ProcessInfo.processInfo.activeProcessorCount))
-    /// Most open connections (streams included); libmicrohttpd refuses more.
+    /// Most open connections (streams included); more are answered 503 at once.
     public var maxConnections: UInt32 = 4_096
+    /// Most open connections from one client address (a trusted proxy's are
+    /// not counted); more are answered 429 at once. A browser opens six per
+    /// host; many people behind one NAT share an address.
+    public var maxConnectionsPerClient = 256
+    /// How long a request's headers may take to arrive, from the connection's
+    /// opening or the previous response's end (so also how long a kept-alive
+    /// connection may wait idle): then it is closed. A client sending one byte
+    /// at a time cannot hold a connection past it.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may take to arrive after its headers.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// How long a stream's client may take nothing while events wait (its
+    /// socket full): then the stream is closed and its places given back. The
+    /// client resumes by `Last-Event-ID` if it comes back.
+    public var stalledStreamTimeout: Duration = .seconds(30)
     /// Most open event streams over all sessions; more answer 503.
     public var maxStreams = 4_000
     /// Largest request body accepted; larger answers 413.

@@ -253,7 +253,7 @@ final class Runner {
         let room = streams + 256
         // Request lines off (`notice`): the floor logs nothing, and the previous binary had no request log.
         var flags = ["--port", "0", "--log-level", "notice", "--max-streams", "\(room)", "--max-streams-per-session", "\(room)",
-                     "--max-connections", "\(max(room, 4_096))"]
+                     "--max-connections", "\(max(room, 4_096))", "--max-connections-per-client", "\(max(room, 4_096))"]
         if let threads = threads ?? settings.threads { flags += ["--threads", "\(threads)"] }
         return flags
     }

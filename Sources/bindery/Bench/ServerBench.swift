@@ -27,7 +27,8 @@ struct ServerBench: ParsableCommand {
     func run() throws {
         setvbuf(stdout, nil, _IOLBF, 0)
         ProcessStats.raiseFileLimit()
-        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--connection-memory", "\(connectionMemory)"]
+        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--max-connections-per-client", "\(streams + 16)",
+                                                     "--connection-memory", "\(connectionMemory)"]
                                     + (threads.map { ["--threads", "\($0)"] } ?? []))
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
