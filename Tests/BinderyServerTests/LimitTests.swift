@@ -88,4 +88,75 @@ final class LimitTests: XCTestCase {
         XCTAssertEqual(try server.client.get("/api/simple/\(idle)").status, 404)
         XCTAssertEqual(try server.client.get("/api/simple/\(watched)").status, 200, "a session with a stream is not idle")
     }
+
+    // MARK: Sessions per client
+
+    func testOneClientCannotHoldEverySession() throws {
+        let server = try TestServer { $0.runtime.maxSessionsPerClient = 3 }
+        let mine = try (0..<3).map { _ in try server.createSession() }
+        let fourth = try server.client.post("/api/simple")
+        XCTAssertEqual(fourth.status, 429, fourth.text)
+        XCTAssertEqual(try fourth.json()["error"] as? String, "too_many_sessions")
+        // Another client is not held back by the first one's share.
+        XCTAssertEqual(try HTTPClient(port: server.port, from: "127.0.0.2").post("/api/simple").status, 201)
+        // A shared ViewModel's one session counts for nobody: joining it is never refused.
+        server.server.application.register("everyone", shared: true) { _ in BurstTests.TickViewModel() }
+        for _ in 0..<2 { XCTAssertEqual(try server.client.post("/api/everyone").status, 201) }
+        // A share comes back when a session goes.
+        XCTAssertEqual(try server.client.request("DELETE", "/api/simple/\(mine[0])").status, 204)
+        XCTAssertEqual(try server.client.post("/api/simple").status, 201)
+        let metrics = try server.client.get("/metrics").text
+        XCTAssertTrue(metrics.contains(#"bindery_refusals_total{reason="client_session_limit"} 1"#), metrics)
+    }
+
+    func testCreatingSessionsInALoopIsSlowedDown() throws {
+        let server = try TestServer {
+            $0.sessionCreationRate = 1
+            $0.sessionCreationBurst = 3
+        }
+        for _ in 0..<3 { XCTAssertEqual(try server.client.post("/api/simple").status, 201) }
+        let fast = try server.client.post("/api/simple")
+        XCTAssertEqual(fast.status, 429, fast.text)
+        XCTAssertEqual(try fast.json()["error"] as? String, "rate_limited")
+        XCTAssertEqual(fast.header("Retry-After"), "1")
+        XCTAssertEqual(server.server.application.sessionCount, 3)
+        XCTAssertEqual(try HTTPClient(port: server.port, from: "127.0.0.2").post("/api/simple").status, 201, "another client has its own rate")
+        // Inputs and streams are not creations.
+        let id = try server.createSession(from: "127.0.0.3")
+        XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
+    }
+
+    func testBehindATrustedProxyEachForwardedClientHasItsOwnShare() throws {
+        let server = try TestServer {
+            $0.runtime.maxSessionsPerClient = 1
+            $0.trustedProxies = ["127.0.0.1"]
+        }
+        XCTAssertEqual(try server.client.post("/api/simple", headers: ["X-Forwarded-For": "203.0.113.7"]).status, 201)
+        XCTAssertEqual(try server.client.post("/api/simple", headers: ["X-Forwarded-For": "203.0.113.7"]).status, 429)
+        XCTAssertEqual(try server.client.post("/api/simple", headers: ["X-Forwarded-For": "203.0.113.8"]).status, 201)
+        // A client that names itself cannot pick another's share: only the proxy's word counts.
+        let direct = HTTPClient(port: server.port, from: "127.0.0.2")
+        XCTAssertEqual(try direct.post("/api/simple", headers: ["X-Forwarded-For": "203.0.113.9"]).status, 201)
+        XCTAssertEqual(try direct.post("/api/simple", headers: ["X-Forwarded-For": "203.0.113.10"]).status, 429)
+    }
+
+    func testASessionNobodyUsedGoesAfterAMinuteAUsedOneAfterTheIdleTimeout() throws {
+        let server = try TestServer {
+            $0.runtime.unusedSessionTimeout = .seconds(60)
+            $0.runtime.sessionIdleTimeout = .seconds(600)
+        }
+        let abandoned = try server.createSession()
+        let posted = try server.createSession()
+        XCTAssertEqual(try server.client.post("/api/simple/\(posted)/inputs/buttonTap").status, 200)
+        let streamed = try server.createSession()
+        var stream: SSEClient? = try SSEClient(port: server.port, path: "/api/simple/\(streamed)/events")
+        _ = try stream?.next(2)
+        stream = nil
+        waitUntil("the stream is closed", timeout: 5) { server.server.openStreams == 0 }
+        let application = server.server.application
+        XCTAssertEqual(application.disposeIdleSessions(now: .now + .seconds(61)), 1)
+        XCTAssertEqual(try server.client.get("/api/simple/\(abandoned)").status, 404)
+        for id in [posted, streamed] { XCTAssertEqual(try server.client.get("/api/simple/\(id)").status, 200) }
+        XCTAssertEqual(application.disposeIdleSessions(now: .now + .seconds(601)), 2)
+    }
 }

@@ -23,6 +23,8 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         public static let invalidPayload = Code(rawValue: "invalid_payload")
         /// A configured limit was reached.
         public static let limitReached = Code(rawValue: "limit_reached")
+        /// The client already has its most sessions (`maxSessionsPerClient`).
+        public static let tooManySessions = Code(rawValue: "too_many_sessions")
         /// The ViewModel failed while being created.
         public static let viewModelFailed = Code(rawValue: "view_model_failed")
     }

@@ -20,6 +20,8 @@ public final class Application: @unchecked Sendable {
     private var namesByType: [ObjectIdentifier: String] = [:]
     private var sessions: [String: Session] = [:]
     private var sharedSessions: [String: Session] = [:]
+    /// Live sessions made for each client.
+    private var sessionsByClient: [String: Int] = [:]
     private var cachedCatalog: Catalog?
     /// Bumped by every registration, so a probe that raced one is not cached.
     private var registrations = 0
@@ -64,8 +66,10 @@ public final class Application: @unchecked Sendable {
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }
 
     /// Creates a session of `viewModel` (or joins the shared one) with creation
-    /// `parameters`; `completion` runs once its ViewModel is made and bound.
-    package func createSession(_ viewModel: String, parameters: Data = Data(), completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+    /// `parameters`, for `client` (counted against its share; a shared
+    /// session counts for nobody); `completion` runs once its ViewModel is made and bound.
+    package func createSession(_ viewModel: String, parameters: Data = Data(), client: String? = nil,
+                               completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
         let session: Session
         let isNew: Bool
         let definition: ViewModelDefinition
@@ -74,7 +78,7 @@ public final class Application: @unchecked Sendable {
             try ViewModelContext.validate(parameters)
             (session, isNew) = try lock.withLock { () throws -> (Session, Bool) in
                 if definition.isShared, let existing = sharedSessions[viewModel] { return (existing, false) }
-                let session = try addSessionLocked(viewModel)
+                let session = try addSessionLocked(viewModel, client: definition.isShared ? nil : client)
                 if definition.isShared { sharedSessions[viewModel] = session }
                 return (session, true)
             }
@@ -97,31 +101,37 @@ public final class Application: @unchecked Sendable {
         }
     }
 
-    /// A new session of `viewModel` on `scheduler` (a new one by default),
-    /// counted against the limit; call with `lock` held.
-    private func addSessionLocked(_ viewModel: String, on scheduler: SerialScheduler? = nil) throws -> Session {
+    /// A new session of `viewModel` for `client` on `scheduler` (a new one by
+    /// default), counted against the limits; call with `lock` held.
+    private func addSessionLocked(_ viewModel: String, client: String?, on scheduler: SerialScheduler? = nil) throws -> Session {
+        if let client, sessionsByClient[client, default: 0] >= configuration.maxSessionsPerClient {
+            throw BinderyError(.tooManySessions, "this client already has \(configuration.maxSessionsPerClient) sessions; delete one or let one idle out")
+        }
         guard sessions.count < configuration.maxSessions else {
             throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
         }
-        let session = Session(id: SessionID.make(), viewModelName: viewModel, limits: configuration,
+        if let client { sessionsByClient[client, default: 0] += 1 }
+        let session = Session(id: SessionID.make(), viewModelName: viewModel, client: client, limits: configuration,
                               scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
                               encoder: eventEncoder)
         session.spawn = { [weak self] child, scheduler in
             guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
-            return try self.startChild(child, on: scheduler)
+            return try self.startChild(child, for: client, on: scheduler)
         }
         sessions[session.id] = session
         return session
     }
 
     /// Starts a session for a ViewModel an output emitted (navigation to a
-    /// child), on its parent's `scheduler`: its id is known at once, and
-    /// requests to it queue behind its start.
-    private func startChild(_ viewModel: AnyObject, on scheduler: SerialScheduler) throws -> Session {
+    /// child), for its parent's `client`, on its parent's `scheduler`: its id
+    /// is known at once, and requests to it queue behind its start.
+    private func startChild(_ viewModel: AnyObject, for client: String?, on scheduler: SerialScheduler) throws -> Session {
         guard let name = name(of: type(of: viewModel)) else {
             throw BinderyError(.viewModelFailed, "\(type(of: viewModel)) is not registered; register it to navigate to it")
         }
-        let (session, declaredOutputs) = try lock.withLock { (try addSessionLocked(name, on: scheduler), definitions[name]?.declaredOutputs ?? [:]) }
+        let (session, declaredOutputs) = try lock.withLock {
+            (try addSessionLocked(name, client: client, on: scheduler), definitions[name]?.declaredOutputs ?? [:])
+        }
         nonisolated(unsafe) let child = viewModel // handed to the child's turn, never used here again
         session.start(declaredOutputs: declaredOutputs, { child }) { [weak self] result in
             guard let self else { return }
@@ -158,7 +168,13 @@ public final class Application: @unchecked Sendable {
     /// Disposes `session`, logged with `reason` if it was live.
     private func remove(_ session: Session, reason: String?, completion: (@Sendable () -> Void)? = nil) {
         lock.withLock {
-            if sessions[session.id] === session { sessions[session.id] = nil }
+            if sessions[session.id] === session {
+                sessions[session.id] = nil
+                if let client = session.client {
+                    let left = sessionsByClient[client, default: 1] - 1
+                    sessionsByClient[client] = left > 0 ? left : nil
+                }
+            }
             if sharedSessions[session.viewModelName] === session { sharedSessions[session.viewModelName] = nil }
         }
         if let reason {
@@ -184,7 +200,9 @@ public final class Application: @unchecked Sendable {
     /// Disposes sessions idle longer than the configured timeout; returns how many.
     @discardableResult
     package func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
-        let idle = lock.withLock { sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, now: now) } }
+        let idle = lock.withLock {
+            sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, unused: configuration.unusedSessionTimeout, now: now) }
+        }
         idle.forEach { remove($0, reason: "idle") }
         return idle.count
     }

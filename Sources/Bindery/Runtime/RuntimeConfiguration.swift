@@ -4,6 +4,9 @@ import Logging
 public struct RuntimeConfiguration: Sendable {
     /// Most sessions alive at once; creating more answers `limit_reached`.
     public var maxSessions = 10_000
+    /// Most sessions made for one client (`createSession`'s `client`) alive at
+    /// once, children it navigated to included; more answer `too_many_sessions`.
+    public var maxSessionsPerClient = 1_000
     /// Most streams one session feeds at once.
     public var maxStreamsPerSession = 1_000
     /// Events each session keeps for `Last-Event-ID` resume.
@@ -14,6 +17,10 @@ public struct RuntimeConfiguration: Sendable {
     public var retryMilliseconds = 1_000
     /// A session with no stream and no request for this long is disposed.
     public var sessionIdleTimeout: Duration = .seconds(600)
+    /// A session nobody has streamed from or sent an input to since it was
+    /// made is disposed after this long without a request: abandoned creates
+    /// do not hold places for the whole idle timeout.
+    public var unusedSessionTimeout: Duration = .seconds(60)
     /// The threads sessions run on: shared by every session, bounded whatever the load.
     public var executors: ExecutorPool = .shared
     /// Where sessions created and disposed, and ViewModel failures, are logged

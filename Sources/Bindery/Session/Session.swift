@@ -15,6 +15,8 @@ package final class Session: @unchecked Sendable {
     package let id: String
     /// The registered name of its ViewModel.
     package let viewModelName: String
+    /// The client it was made for (counted against `maxSessionsPerClient`), if any.
+    package let client: String?
     /// The scheduler everything in the session runs on.
     let scheduler: SerialScheduler
     private let limits: RuntimeConfiguration
@@ -31,6 +33,8 @@ package final class Session: @unchecked Sendable {
     private let activity = NSLock()
     private var lastActive = ContinuousClock.now
     private var feeding = 0
+    /// Whether anyone has streamed from it or sent it an input since it was made.
+    private var wasUsed = false
 
     /// Makes a session, on this session's scheduler, for a ViewModel that an
     /// output emitted; set by the application.
@@ -39,9 +43,11 @@ package final class Session: @unchecked Sendable {
     /// A session running on `scheduler`: a new one for a session of its own, its
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
-    init(id: String, viewModelName: String, limits: RuntimeConfiguration, scheduler: SerialScheduler, encoder: @escaping EventEncoder) {
+    init(id: String, viewModelName: String, client: String?, limits: RuntimeConfiguration, scheduler: SerialScheduler,
+         encoder: @escaping EventEncoder) {
         self.id = id
         self.viewModelName = viewModelName
+        self.client = client
         self.limits = limits
         self.scheduler = scheduler
         broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, encoder: encoder), maxBufferedBytes: limits.streamBufferBytes)
@@ -126,12 +132,13 @@ package final class Session: @unchecked Sendable {
         }
     }
 
-    /// Marks the session used now (for idle expiry).
+    /// Marks the session asked now (for idle expiry).
     func touch() { activity.withLock { lastActive = .now } }
 
-    /// Whether the session has had no subscriber and no request for `idle`.
-    func isIdle(for idle: Duration, now: ContinuousClock.Instant) -> Bool {
-        activity.withLock { feeding == 0 && now - lastActive >= idle }
+    /// Whether the session has had no subscriber and no request for `idle`,
+    /// or for `unused` if nobody ever streamed from it or sent it an input.
+    func isIdle(for idle: Duration, unused: Duration, now: ContinuousClock.Instant) -> Bool {
+        activity.withLock { feeding == 0 && now - lastActive >= (wasUsed ? idle : unused) }
     }
 
     /// The number of subscriptions the session feeds.
@@ -152,6 +159,7 @@ package final class Session: @unchecked Sendable {
     /// Sends one input and, in the same turn, once its synchronous effects are
     /// applied, takes the snapshot: no other input lands in between.
     package func send(input name: String, payload: Data, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
+        activity.withLock { wasUsed = true }
         perform({ [self] in
             guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
             try ports.send(name, payload: payload)
@@ -190,7 +198,10 @@ package final class Session: @unchecked Sendable {
                 self?.scheduler.async { self?.remove(ObjectIdentifier(subscription)) }
             }
             subscribers[ObjectIdentifier(subscription)] = subscription
-            activity.withLock { feeding += 1 }
+            activity.withLock {
+                feeding += 1
+                wasUsed = true
+            }
             return subscription
         }, completion: completion)
     }

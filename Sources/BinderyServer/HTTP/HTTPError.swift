@@ -28,6 +28,7 @@ struct HTTPError: Error, Sendable {
         case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput: status = 404
         case .malformedJSON, .invalidPayload: status = 400
         case .limitReached: status = 503
+        case .tooManySessions: status = 429
         default: status = 500
         }
         code = error.code.rawValue

@@ -9,6 +9,8 @@ import Foundation
 struct APIRouter: Sendable {
     let application: Application
     let streams: StreamAdmission
+    /// How fast each client may create sessions.
+    let creations: SessionCreationRate
     let configuration: ServerConfiguration
     let telemetry: Telemetry
 
@@ -37,8 +39,18 @@ struct APIRouter: Sendable {
             }
             try allow(request, ["POST"])
             try checkJSONBody(request)
-            return .later { [application, body = request.body] reply in
-                application.createSession(name, parameters: body) { created in
+            let client = request.provenance.client
+            if let wait = creations.take(for: client) {
+                let seconds = max(1, Int(ceil(Double(wait.nanoseconds) / 1e9)))
+                throw refused(HTTPError(status: 429, code: "rate_limited",
+                                        message: "this client creates sessions faster than \(creations.burst) at once and \(Self.format(creations.perSecond)) a second; try again in \(seconds) s",
+                                        headers: [("Retry-After", "\(seconds)")]), request, .sessionRate)
+            }
+            return .later { [application, telemetry, body = request.body] reply in
+                application.createSession(name, parameters: body, client: client) { created in
+                    if case .failure(let error) = created, error.code == .tooManySessions {
+                        telemetry.refused(.clientSessionLimit, client: client, detail: error.message)
+                    }
                     guard case .success(let session) = created else { return reply(Self.response(created)) }
                     session.snapshot { snapshot in
                         reply(Self.response(snapshot) { .json($0.json, status: 201, headers: [("Location", "/api/\(name)/\(session.id)")]) })
@@ -110,9 +122,14 @@ struct APIRouter: Sendable {
         }
     }
 
-    private func refused(_ error: HTTPError, _ request: Request) -> HTTPError {
-        telemetry.refused(.invalidSession, client: request.provenance.client, detail: error.message)
+    private func refused(_ error: HTTPError, _ request: Request, _ reason: Refusal = .invalidSession) -> HTTPError {
+        telemetry.refused(reason, client: request.provenance.client, detail: error.message)
         return error
+    }
+
+    /// `10`, `0.5`: a rate as a person reads it.
+    private static func format(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
     private func checkJSONBody(_ request: Request) throws {

@@ -34,7 +34,9 @@ public final class Server: @unchecked Sendable {
             edge: EdgePolicy(hosts: configuration.allowedHosts.map(AllowedHosts.init) ?? .loopback,
                              proxies: (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none,
                              telemetry: telemetry),
-            api: APIRouter(application: application, streams: admission, configuration: configuration, telemetry: telemetry),
+            api: APIRouter(application: application, streams: admission,
+                           creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
+                           configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
             client: ClientFiles(),
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
@@ -78,7 +80,8 @@ public final class Server: @unchecked Sendable {
         timer.setEventHandler { [http] in http.heartbeat() }
         timer.resume()
         lock.withLock { heartbeat = timer }
-        application.startIdleReaper(every: min(.seconds(30), configuration.runtime.sessionIdleTimeout))
+        let runtime = configuration.runtime
+        application.startIdleReaper(every: min(.seconds(30), runtime.sessionIdleTimeout, runtime.unusedSessionTimeout / 2))
     }
 
     /// Stops serving: streams end without `bindery.end`, so clients resume elsewhere or later.

@@ -34,6 +34,11 @@ public struct ServerConfiguration: Sendable {
     /// not counted); more are answered 429 at once. A browser opens six per
     /// host; many people behind one NAT share an address.
     public var maxConnectionsPerClient = 256
+    /// Sessions one client may create a second, after a burst of
+    /// `sessionCreationBurst`; faster answers 429 with `Retry-After`.
+    public var sessionCreationRate: Double = 10
+    /// Sessions one client may create at once before `sessionCreationRate` applies.
+    public var sessionCreationBurst = 50
     /// How long a request's headers may take to arrive, from the connection's
     /// opening or the previous response's end (so also how long a kept-alive
     /// connection may wait idle): then it is closed. A client sending one byte

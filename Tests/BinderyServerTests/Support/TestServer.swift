@@ -27,9 +27,9 @@ final class TestServer {
 
     deinit { server.stop() }
 
-    /// Creates a session of `viewModel` and returns its id.
-    func createSession(_ viewModel: String = "simple", file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let response = try client.post("/api/\(viewModel)")
+    /// Creates a session of `viewModel` (from loopback address `source`, if given) and returns its id.
+    func createSession(_ viewModel: String = "simple", from source: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let response = try HTTPClient(port: port, from: source).post("/api/\(viewModel)")
         XCTAssertEqual(response.status, 201, response.text, file: file, line: line)
         return try XCTUnwrap(response.json()["id"] as? String, file: file, line: line)
     }
