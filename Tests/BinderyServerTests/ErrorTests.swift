@@ -30,9 +30,11 @@ final class ErrorTests: XCTestCase {
         try assertError(try server.client.get("/api/simple/\(id)/what/ever/else"), 404, "not_found")
     }
 
-    func testAnOutputWithoutACurrentValueIs404() throws {
+    func testAnOutputWithoutACurrentValueIs204AndASignalHasNone() throws {
         let id = try server.createSession("currency") // nothing loaded until `reload`
-        try assertError(try server.client.get("/api/currency/\(id)/outputs/currencies"), 404, "no_value")
+        let empty = try server.client.get("/api/currency/\(id)/outputs/currencies")
+        XCTAssertEqual(empty.status, 204, "the output exists; it has no value yet")
+        XCTAssertTrue(empty.body.isEmpty)
         let signal = try server.client.get("/api/currency/\(id)/outputs/showCurrencyDetail")
         try assertError(signal, 404, "unknown_output")
         XCTAssertTrue((try signal.json()["message"] as? String ?? "").contains("is a signal"))
@@ -54,6 +56,9 @@ final class ErrorTests: XCTestCase {
         let id = try server.createSession()
         try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "{"), 400, "malformed_json")
         try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "[1,2]"), 400, "invalid_payload")
+        // An input of no payload takes no body or null, as its schema says: not {}.
+        try assertError(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "{}"), 400, "invalid_payload")
+        XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap", json: "null").status, 200)
     }
 
     func testCreationBodiesAreValidatedLikeInputs() throws {

@@ -11,7 +11,7 @@ enum Payload {
                 if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
                     throw BinderyError(.malformedJSON, "the body is not valid JSON")
                 }
-                guard text.elementsEqual("null".utf8) || text.elementsEqual("{}".utf8) else {
+                guard text.elementsEqual("null".utf8) else {
                     throw BinderyError(.invalidPayload, "this input takes no payload; send an empty body or null")
                 }
                 return () as! Element

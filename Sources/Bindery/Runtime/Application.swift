@@ -160,9 +160,9 @@ public final class Application: @unchecked Sendable {
         return session
     }
 
-    /// Disposes session `id` of `viewModel`; its subscriptions end with `.end`.
-    package func disposeSession(_ viewModel: String, id: String) throws {
-        remove(try session(viewModel, id: id), reason: "deleted")
+    /// Disposes `session`; its subscriptions end with `.end`.
+    package func disposeSession(_ session: Session) {
+        remove(session, reason: "deleted")
     }
 
     /// Disposes `session`, logged with `reason` if it was live.

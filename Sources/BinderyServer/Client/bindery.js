@@ -164,7 +164,8 @@ function payloadOf(element, item, key, keyField) {
       else if (control.type === "number" || control.type === "range") fields[control.name] = control.valueAsNumber;
       else fields[control.name] = control.value;
     }
-    return fields;
+    // A form without named fields sends nothing: what an input that takes no payload accepts.
+    return Object.keys(fields).length > 0 ? fields : undefined;
   }
   if (item !== undefined) return key;
   if (element.type === "checkbox") return element.checked;

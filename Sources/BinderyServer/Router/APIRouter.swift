@@ -16,11 +16,13 @@ struct APIRouter: Sendable {
 
     func respond(to request: Request, segments: ArraySlice<String>) throws -> Answer {
         let path = Array(segments)
-        if path.count >= 2 || (path.count == 1 && !["openapi.json", Application.multiplexedStreamsRoute].contains(path[0])) {
-            try validate(viewModel: path[0], id: path.count >= 2 ? path[1] : nil, request)
+        // /api/<vm>/<sid>/…: the session the route is about, once its name and
+        // id have their form (after the method: a method the route does not
+        // have is 405 whatever the id).
+        func session() throws -> Session {
+            try validate(viewModel: path[0], id: path[1], request)
+            return try application.session(path[0], id: path[1])
         }
-        // /api/<vm>/<sid>/…: the session the route is about.
-        func session() throws -> Session { try application.session(path[0], id: path[1]) }
 
         switch path.count {
         case 0:
@@ -34,6 +36,7 @@ struct APIRouter: Sendable {
             return try multiplexedStream(request)
         case 1:
             let name = path[0]
+            try validate(viewModel: name, id: nil, request)
             guard application.isRegistered(name) else {
                 throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(name)'"))
             }
@@ -60,7 +63,7 @@ struct APIRouter: Sendable {
         case 2:
             try allow(request, ["GET", "DELETE"])
             if request.method == "DELETE" {
-                try application.disposeSession(path[0], id: path[1])
+                application.disposeSession(try session())
                 return .now(.empty(status: 204))
             }
             let session = try session()
@@ -75,9 +78,8 @@ struct APIRouter: Sendable {
             return .later { reply in
                 session.value(ofOutput: name) { value in
                     reply(Self.response(value) { json in
-                        guard let json else {
-                            return HTTPError(status: 404, code: "no_value", message: "output '\(name)' has no value yet").response
-                        }
+                        // The output exists; it has nothing to show yet.
+                        guard let json else { return .empty(status: 204) }
                         return .json(json)
                     })
                 }
@@ -113,7 +115,7 @@ struct APIRouter: Sendable {
     }
 
     /// A ViewModel name and session id that can be ones, before they go anywhere.
-    private func validate(viewModel: some StringProtocol, id: (some StringProtocol)?, _ request: Request) throws {
+    private func validate(viewModel: some StringProtocol, id: String?, _ request: Request) throws {
         if !Application.isValidName(viewModel) {
             throw refused(HTTPError(status: 400, code: "invalid_name", message: "a ViewModel name is 1–64 ASCII letters, digits, - or _"), request)
         }
@@ -158,10 +160,9 @@ struct APIRouter: Sendable {
                 throw HTTPError(status: 400, code: "invalid_sessions",
                                 message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas")
             }
-            try validate(viewModel: path[0], id: path[1], request)
-            guard !entries.contains(where: { $0.path == parts[0] }) else {
-                throw HTTPError(status: 400, code: "invalid_sessions", message: "sessions: \(parts[0]) is listed twice")
-            }
+            try validate(viewModel: path[0], id: String(path[1]), request)
+            // A session listed twice is streamed once, from its first entry.
+            guard !entries.contains(where: { $0.path == parts[0] }) else { continue }
             entries.append(Entry(path: String(parts[0]), viewModel: String(path[0]), id: String(path[1]), lastEventID: lastEventID))
         }
         guard !entries.isEmpty else {

@@ -1,50 +1,80 @@
 import Bindery
 import Foundation
 
-/// The OpenAPI 3.1 document of protocol v1, generated from the catalog.
+/// The OpenAPI 3.1 document of protocol v1, generated from the catalog: every
+/// route, the form of a session id, each body's schema, and every status a
+/// route answers (`script/test` runs schemathesis against it, so the document
+/// and the server cannot drift apart).
 enum OpenAPI {
     static func document(for catalog: Catalog) -> Data {
         var paths: [String: JSONValue] = [:]
         let error: JSONValue = ["description": "JSON error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
         let snapshot: JSONValue = ["description": "Snapshot", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]]]
-        let sid: JSONValue = ["name": "sid", "in": "path", "required": true, "schema": ["type": "string"]]
+        let events: JSONValue = ["description": "Server-sent events: the snapshot, then live events",
+                                 "content": ["text/event-stream": ["schema": ["$ref": "#/components/schemas/Event"]]]]
+        let sid: JSONValue = ["name": "sid", "in": "path", "required": true,
+                              "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]{22}$"],
+                              "description": "A session id: 22 letters, digits, - or _ (400 otherwise)"]
+        /// The errors a route can answer: `codes`, and 400 and 404 everywhere.
+        func errors(_ codes: [Int] = []) -> [String: JSONValue] {
+            Dictionary(uniqueKeysWithValues: ([400, 404] + codes).map { (String($0), error) })
+        }
         paths["/api"] = ["get": ["summary": "The catalog of ViewModels", "responses": ["200": ["description": "Catalog"]]]]
         paths["/api/streams"] = ["get": [
             "summary": "Several sessions' event streams on one connection; each event starts with a `session: <vm>/<sid>` line",
             "parameters": [[
-                "name": "sessions", "in": "query", "required": true, "schema": ["type": "string"],
+                "name": "sessions", "in": "query", "required": true, "schema": ["type": "string", "pattern": .string(sessionsPattern)],
                 "description": "<vm>/<sid>[@<lastEventId>], separated by commas (at most 64)",
             ]],
-            "responses": ["200": ["description": "text/event-stream", "content": ["text/event-stream": ["schema": ["type": "string"]]]],
-                          "400": error, "503": error],
+            "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
         ]]
         for entry in catalog.viewModels {
             let base = "/api/\(entry.name)"
+            // Each operation on a session, by id, so that a created session's id links to them.
+            var sessionOperations: [String] = ["snapshot-\(entry.name)", "dispose-\(entry.name)", "events-\(entry.name)"]
+            sessionOperations += entry.inputs.map { "input-\(entry.name)-\($0.name)" }
+            sessionOperations += entry.outputs.filter { $0.kind == .driver }.map { "output-\(entry.name)-\($0.name)" }
+            let created: JSONValue = [
+                "description": "Snapshot of the new session",
+                "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]],
+                "links": .object(Dictionary(uniqueKeysWithValues: sessionOperations.map {
+                    ($0, ["operationId": .string($0), "parameters": ["sid": "$response.body#/id"]])
+                })),
+            ]
             paths[base] = ["post": [
+                "operationId": .string("create-\(entry.name)"),
                 "summary": .string("Create a \(entry.name) session"),
-                "requestBody": ["required": false, "content": ["application/json": ["schema": ["type": "object"]]]],
-                "responses": ["201": snapshot, "404": error, "400": error, "503": error],
+                "requestBody": ["required": false, "content": ["application/json": ["schema": ["type": ["object", "null"]]]]],
+                "responses": .object(["201": created].merging(errors([403, 413, 415, 429, 503])) { a, _ in a }),
             ]]
             paths["\(base)/{sid}"] = [
                 "parameters": [sid],
-                "get": ["summary": "Snapshot (JSON) or event stream (Accept: text/event-stream)", "responses": ["200": snapshot, "404": error]],
-                "delete": ["summary": "Dispose the session", "responses": ["204": ["description": "Disposed"], "404": error]],
+                "get": ["operationId": .string("snapshot-\(entry.name)"), "summary": "Snapshot (JSON) or event stream (Accept: text/event-stream)",
+                        "responses": .object(["200": snapshot].merging(errors([503])) { a, _ in a })],
+                "delete": ["operationId": .string("dispose-\(entry.name)"), "summary": "Dispose the session",
+                           "responses": .object(["204": ["description": "Disposed"]].merging(errors([403])) { a, _ in a })],
             ]
             paths["\(base)/{sid}/events"] = ["parameters": [sid], "get": [
-                "summary": "Event stream", "responses": ["200": ["description": "text/event-stream", "content": ["text/event-stream": ["schema": ["type": "string"]]]], "404": error],
+                "operationId": .string("events-\(entry.name)"),
+                "summary": "Event stream", "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
             ]]
             for input in entry.inputs {
                 let isVoid = input.schema["type"] == "null"
                 paths["\(base)/{sid}/inputs/\(input.name)"] = ["parameters": [sid], "post": [
-                    "summary": .string("Send \(input.name)"),
+                    "operationId": .string("input-\(entry.name)-\(input.name)"),
+                    "summary": .string("Send \(input.name)" + (isVoid ? " (no body, or null)" : "")),
                     "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
-                    "responses": ["200": snapshot, "400": error, "404": error, "415": error],
+                    "responses": .object(["200": snapshot].merging(errors([403, 413, 415])) { a, _ in a }),
                 ]]
             }
             for output in entry.outputs where output.kind == .driver {
                 paths["\(base)/{sid}/outputs/\(output.name)"] = ["parameters": [sid], "get": [
+                    "operationId": .string("output-\(entry.name)-\(output.name)"),
                     "summary": .string("Current value of \(output.name)"),
-                    "responses": ["200": ["description": "Value", "content": ["application/json": ["schema": output.schema]]], "404": error],
+                    "responses": .object([
+                        "200": ["description": "Value", "content": ["application/json": ["schema": output.schema]]],
+                        "204": ["description": "The output has no value yet"],
+                    ].merging(errors()) { a, _ in a }),
                 ]]
             }
         }
@@ -57,8 +87,19 @@ enum OpenAPI {
                 "Snapshot": ["type": "object", "required": ["id", "viewModel", "lastEventId", "outputs"], "properties": [
                     "id": ["type": "string"], "viewModel": ["type": "string"], "lastEventId": ["type": "integer"], "outputs": ["type": "object"],
                 ]],
+                "Event": [
+                    "type": "object",
+                    "description": "One server-sent event: an output's value (event = its name, data = its JSON), or the server's own (bindery.reset, bindery.end, bindery.gone)",
+                    "properties": ["event": ["type": "string"], "data": ["type": "string"], "id": ["type": "string"], "retry": ["type": "integer"]],
+                ],
             ]],
         ]
         return (try? JSONEncoder.bindery.encode(document)) ?? Data()
     }
+
+    /// `<vm>/<sid>[@<lastEventId>]`, 1 to 64 of them separated by commas.
+    private static let sessionsPattern: String = {
+        let one = "[A-Za-z0-9_-]{1,64}/[A-Za-z0-9_-]{22}(@[0-9]{1,19})?"
+        return "^\(one)(,\(one)){0,63}$"
+    }()
 }
