@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "BinderyServer", "BinderyTesting", "Examples", .product(name: "Logging", package: "swift-log"),
+            "bindery", "Bindery", "BinderyServer", "BinderyTesting", "Examples", "Todo", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
         .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),

@@ -42,12 +42,18 @@ class RunningServer:
         assert response.status_code == 201, response.text
         return response.json()["id"]
 
-    def send(self, view_model, session, input_name, payload=None):
+    def send(self, view_model, session, input_name, payload=None, cookies=None):
+        """Sends an input, with a browser's `cookies` for a session its page made (it answers that browser only)."""
         response = requests.post(
             self.api(f"/{view_model}/{session}/inputs/{input_name}"),
-            json=payload, timeout=5)
+            json=payload, cookies=cookies, timeout=5)
         assert response.status_code == 200, response.text
         return response.json()
+
+
+def browser_cookies(driver):
+    """The cookies of `driver`'s current page (the browser's bindery_browser token among them), for requests; None for no browser."""
+    return {cookie["name"]: cookie["value"] for cookie in driver.get_cookies()} if driver else None
 
 
 def free_port():

@@ -6,7 +6,7 @@ import os
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, make_browser, page_state, wait, wait_open
+from conftest import ROOT, browser_cookies, make_browser, page_state, wait, wait_open
 
 RECORD_VIOLATIONS = """
 window.__violations = [];
@@ -46,3 +46,22 @@ def test_creation_parameters_come_from_the_url_without_inline_script(server, bro
     browser.get(server.url + "/todos.html")
     wait_open(browser)
     wait(browser, lambda b: b.find_element(By.ID, "list-name").text == "default")
+
+
+def test_a_pages_url_pasted_into_another_browser_starts_a_session_of_its_own(server, browser):
+    browser.get(server.url + "/todos.html?list=pasted")
+    wait_open(browser)
+    first = browser.execute_script("return window.bindery.sessionId")
+    url = browser.current_url
+    assert f"session={first}" in url
+    other = make_browser()
+    try:
+        other.get(url)
+        wait(other, lambda b: b.execute_script("return window.bindery.sessionId") not in (None, first) and page_state(b) == "open")
+        # The same page and parameters, its own session: the pasted id granted nothing.
+        wait(other, lambda b: b.find_element(By.ID, "list-name").text == "pasted")
+        assert requests.get(server.api(f"/todos/{first}"), cookies=browser_cookies(other), timeout=5).status_code == 404
+    finally:
+        other.quit()
+    assert requests.get(server.api(f"/todos/{first}"), cookies=browser_cookies(browser), timeout=5).status_code == 200
+    assert page_state(browser) == "open"

@@ -4,6 +4,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from conftest import browser_cookies
+
 
 def wait(browser, condition, timeout=10):
     return WebDriverWait(browser, timeout).until(lambda b: condition(b))
@@ -125,12 +127,12 @@ def test_a_page_recovers_its_state_after_a_reconnect(server, browser):
     open_page(browser, server.url + "/messages.html")
     session = browser.execute_script("return window.bindery.sessionId")
     browser.execute_script("window.bindery.stop()")
-    server.send("messages", session, "editText", "sent while away")
-    server.send("messages", session, "sendTap")
+    server.send("messages", session, "editText", "sent while away", cookies=browser_cookies(browser))
+    server.send("messages", session, "sendTap", cookies=browser_cookies(browser))
     import time
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:  # the service answers after its latency
-        if requests.get(server.api(f"/messages/{session}/outputs/messages"), timeout=5).json():
+        if requests.get(server.api(f"/messages/{session}/outputs/messages"), cookies=browser_cookies(browser), timeout=5).json():
             break
         time.sleep(0.05)
     browser.execute_script("window.bindery.start()")

@@ -65,7 +65,7 @@ def test_ten_windows_are_live_on_one_stream():
             wait(browser, lambda b: button_text(b) == "Change to purple")
         # …and changes made elsewhere reach every window over the one stream.
         for session in sessions:
-            server.send("simple", session, "buttonTap")
+            server.send("simple", session, "buttonTap", cookies=browser_cookies(browser))
         for handle in handles:
             browser.switch_to.window(handle)
             wait(browser, lambda b: button_text(b) == "Change to red")
@@ -79,7 +79,7 @@ def test_ten_windows_are_live_on_one_stream():
             browser.switch_to.window(handle)
             browser.close()
         browser.switch_to.window(handles[0])
-        server.send("simple", sessions[0], "buttonTap")
+        server.send("simple", sessions[0], "buttonTap", cookies=browser_cookies(browser))
         wait(browser, lambda b: button_text(b) == "Change to blue")
     finally:
         browser.quit()
@@ -97,7 +97,7 @@ def test_without_shared_worker_each_page_has_its_own_event_source():
             assert browser.execute_script("return window.bindery.transport") == "direct"
             browser.find_element(By.ID, "change").click()
             wait(browser, lambda b: button_text(b) == "Change to purple")
-            server.send("simple", browser.execute_script("return window.bindery.sessionId"), "buttonTap")
+            server.send("simple", browser.execute_script("return window.bindery.sessionId"), "buttonTap", cookies=browser_cookies(browser))
             wait(browser, lambda b: button_text(b) == "Change to red")
     finally:
         browser.quit()

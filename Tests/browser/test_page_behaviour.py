@@ -6,7 +6,7 @@ import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import make_browser, page_state, start_server, stop_server, wait, wait_open
+from conftest import browser_cookies, make_browser, page_state, start_server, stop_server, wait, wait_open
 
 
 def texts(driver, css):
@@ -44,9 +44,9 @@ def test_enter_right_after_typing_sends_the_text(server, browser):
     assert texts(browser, "#messages li") == ["Typed and sent at once"]
 
 
-def stream_refused(server, view_model, session):
-    """Whether the server refuses one more stream on the session (it runs with --max-streams-per-session 1)."""
-    response = requests.get(server.api(f"/{view_model}/{session}/events"), stream=True, timeout=5)
+def stream_refused(server, view_model, session, cookies):
+    """Whether the server refuses the browser of `cookies` one more stream on the session (it runs with --max-streams-per-session 1)."""
+    response = requests.get(server.api(f"/{view_model}/{session}/events"), stream=True, cookies=cookies, timeout=5)
     try:
         return response.status_code == 503
     finally:
@@ -70,6 +70,7 @@ def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeati
                 browser.get(server.url + "/table.html")
                 wait_open(browser)
                 session = browser.execute_script("return window.bindery.sessionId")
+                cookies = browser_cookies(browser)  # the page's: another tab's page has none
                 wait(browser, lambda b: len(texts(b, "[data-list='items'] li")) == 5)
                 browser.execute_script("""window.seen = [];
                     window.bindery.addEventListener('output', (e) => {
@@ -77,16 +78,16 @@ def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeati
                     });""")
                 browser.find_element(By.CSS_SELECTOR, "[data-list='items'] li[data-key='1']").click()
                 wait(browser, lambda b: len(b.execute_script("return seen")) == 1)
-                assert stream_refused(server, "table", session), "the visible page holds the session's one stream"
+                assert stream_refused(server, "table", session, cookies), "the visible page holds the session's one stream"
                 page = browser.current_window_handle
 
                 browser.switch_to.new_window("tab")  # the table page is hidden now
                 deadline = time.monotonic() + 10
-                while stream_refused(server, "table", session):
+                while stream_refused(server, "table", session, cookies):
                     assert time.monotonic() < deadline, f"{transport}: the hidden page kept its stream"
                     time.sleep(0.2)
-                server.send("table", session, "selectItem", 2)  # signals while the page is away
-                server.send("table", session, "selectItem", 4)
+                server.send("table", session, "selectItem", 2, cookies=cookies)  # signals while the page is away
+                server.send("table", session, "selectItem", 4, cookies=cookies)
 
                 browser.switch_to.window(page)
                 wait_open(browser)

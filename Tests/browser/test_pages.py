@@ -2,6 +2,8 @@
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from conftest import browser_cookies
+
 RGB = {"red": "rgb(255, 0, 0)", "blue": "rgb(0, 0, 255)", "purple": "rgb(128, 0, 128)"}
 
 
@@ -57,8 +59,8 @@ def test_page_recovers_state_after_its_stream_is_stopped_and_restarted(server, b
 
     browser.execute_script("window.bindery.stop()")
     wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "closed")
-    server.send("simple", session, "buttonTap")  # changes happen while the page is away
-    server.send("simple", session, "buttonTap")
+    server.send("simple", session, "buttonTap", cookies=browser_cookies(browser))  # changes happen while the page is away
+    server.send("simple", session, "buttonTap", cookies=browser_cookies(browser))
     assert button_text(browser) == "Change to blue"
 
     browser.execute_script("window.bindery.start()")
@@ -82,7 +84,7 @@ def test_connection_state_shows_ended_when_the_session_is_disposed(server, brows
     # the create answer); a DELETE before the stream opens looks like a lost session.
     wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "open")
     session = browser.execute_script("return window.bindery.sessionId")
-    assert requests.delete(server.api(f"/simple/{session}"), timeout=5).status_code == 204
+    assert requests.delete(server.api(f"/simple/{session}"), cookies=browser_cookies(browser), timeout=5).status_code == 204
     wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, "[data-bindery-connection]").text == "ended")
 
 

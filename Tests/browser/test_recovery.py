@@ -3,7 +3,7 @@ while the server is down, and a create the server refuses."""
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import notice, page_state, start_server, stop_server, wait, wait_open
+from conftest import browser_cookies, notice, page_state, start_server, stop_server, wait, wait_open
 
 
 def session_id(driver):
@@ -40,7 +40,7 @@ def test_a_page_recovers_by_itself_when_the_server_restarts(restartable_server, 
     assert button_text(browser) == "Change to blue"
     browser.find_element(By.ID, "change").click()
     wait(browser, lambda b: button_text(b) == "Change to purple")
-    server.send("simple", new, "buttonTap")  # from elsewhere: arrives over the stream
+    server.send("simple", new, "buttonTap", cookies=browser_cookies(browser))  # from elsewhere: arrives over the stream
     wait(browser, lambda b: button_text(b) == "Change to red")
     assert browser.execute_script("return window.bindery.transport") == browser.transport
 
@@ -64,7 +64,7 @@ def test_an_input_made_while_the_server_is_down_is_delivered_when_it_is_back(res
     # The waiting tap went to the new session (red → blue), after nothing else.
     wait(browser, lambda b: button_text(b) == "Change to purple")
     assert browser.execute_script("return document.documentElement.dataset.binderyPending") is None
-    snapshot = requests.get(server.api(f"/simple/{session_id(browser)}"), timeout=5).json()
+    snapshot = requests.get(server.api(f"/simple/{session_id(browser)}"), cookies=browser_cookies(browser), timeout=5).json()
     assert snapshot["outputs"]["backgroundColor"] == "blue"
     assert "offline" in browser.execute_script("return states")
 

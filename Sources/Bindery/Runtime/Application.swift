@@ -66,10 +66,12 @@ public final class Application: @unchecked Sendable {
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }
 
     /// Creates a session of `viewModel` (or joins the shared one) with creation
-    /// `parameters`, for `client` (counted against its share; a shared
-    /// session counts for nobody); `completion` runs once its ViewModel is made and bound.
-    package func createSession(_ viewModel: String, parameters: Data = Data(), client: String? = nil,
-                               completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+    /// `parameters`, for `client` (counted against its share), answering only
+    /// `owner` besides its id, and made for `identity` (the factory's
+    /// context); a shared session counts for nobody and answers anyone.
+    /// `completion` runs once its ViewModel is made and bound.
+    package func createSession(_ viewModel: String, parameters: Data = Data(), client: String? = nil, owner: SessionOwner? = nil,
+                               identity: Identity? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
         let session: Session
         let isNew: Bool
         let definition: ViewModelDefinition
@@ -78,7 +80,8 @@ public final class Application: @unchecked Sendable {
             try ViewModelContext.validate(parameters)
             (session, isNew) = try lock.withLock { () throws -> (Session, Bool) in
                 if definition.isShared, let existing = sharedSessions[viewModel] { return (existing, false) }
-                let session = try addSessionLocked(viewModel, client: definition.isShared ? nil : client)
+                let session = definition.isShared ? try addSessionLocked(viewModel, client: nil, owner: nil)
+                                                  : try addSessionLocked(viewModel, client: client, owner: owner)
                 if definition.isShared { sharedSessions[viewModel] = session }
                 return (session, true)
             }
@@ -87,7 +90,8 @@ public final class Application: @unchecked Sendable {
         }
         // A shared session's later clients queue behind its start, so they see it started (or gone).
         guard isNew else { return session.snapshot { result in completion(result.map { _ in session }) } }
-        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services)
+        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services,
+                                       identity: definition.isShared ? nil : identity)
         session.start(declaredOutputs: definition.declaredOutputs, { try definition.make(context) }) { [self] result in
             switch result {
             case .success:
@@ -103,7 +107,7 @@ public final class Application: @unchecked Sendable {
 
     /// A new session of `viewModel` for `client` on `scheduler` (a new one by
     /// default), counted against the limits; call with `lock` held.
-    private func addSessionLocked(_ viewModel: String, client: String?, on scheduler: SerialScheduler? = nil) throws -> Session {
+    private func addSessionLocked(_ viewModel: String, client: String?, owner: SessionOwner?, on scheduler: SerialScheduler? = nil) throws -> Session {
         if let client, sessionsByClient[client, default: 0] >= configuration.maxSessionsPerClient {
             throw BinderyError(.tooManySessions, "this client already has \(configuration.maxSessionsPerClient) sessions; delete one or let one idle out")
         }
@@ -111,26 +115,26 @@ public final class Application: @unchecked Sendable {
             throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
         }
         if let client { sessionsByClient[client, default: 0] += 1 }
-        let session = Session(id: SessionID.make(), viewModelName: viewModel, client: client, limits: configuration,
+        let session = Session(id: SessionID.make(), viewModelName: viewModel, client: client, owner: owner, limits: configuration,
                               scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
                               encoder: eventEncoder)
         session.spawn = { [weak self] child, scheduler in
             guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
-            return try self.startChild(child, for: client, on: scheduler)
+            return try self.startChild(child, for: client, owner: owner, on: scheduler)
         }
         sessions[session.id] = session
         return session
     }
 
     /// Starts a session for a ViewModel an output emitted (navigation to a
-    /// child), for its parent's `client`, on its parent's `scheduler`: its id
-    /// is known at once, and requests to it queue behind its start.
-    private func startChild(_ viewModel: AnyObject, for client: String?, on scheduler: SerialScheduler) throws -> Session {
+    /// child), for its parent's `client` and `owner`, on its parent's
+    /// `scheduler`: its id is known at once, and requests to it queue behind its start.
+    private func startChild(_ viewModel: AnyObject, for client: String?, owner: SessionOwner?, on scheduler: SerialScheduler) throws -> Session {
         guard let name = name(of: type(of: viewModel)) else {
             throw BinderyError(.viewModelFailed, "\(type(of: viewModel)) is not registered; register it to navigate to it")
         }
         let (session, declaredOutputs) = try lock.withLock {
-            (try addSessionLocked(name, client: client, on: scheduler), definitions[name]?.declaredOutputs ?? [:])
+            (try addSessionLocked(name, client: client, owner: owner, on: scheduler), definitions[name]?.declaredOutputs ?? [:])
         }
         nonisolated(unsafe) let child = viewModel // handed to the child's turn, never used here again
         session.start(declaredOutputs: declaredOutputs, { child }) { [weak self] result in

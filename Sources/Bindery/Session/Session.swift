@@ -17,6 +17,8 @@ package final class Session: @unchecked Sendable {
     package let viewModelName: String
     /// The client it was made for (counted against `maxSessionsPerClient`), if any.
     package let client: String?
+    /// Whom it answers besides its id (nil: anyone with the id).
+    package let owner: SessionOwner?
     /// The scheduler everything in the session runs on.
     let scheduler: SerialScheduler
     private let limits: RuntimeConfiguration
@@ -43,11 +45,12 @@ package final class Session: @unchecked Sendable {
     /// A session running on `scheduler`: a new one for a session of its own, its
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
-    init(id: String, viewModelName: String, client: String?, limits: RuntimeConfiguration, scheduler: SerialScheduler,
-         encoder: @escaping EventEncoder) {
+    init(id: String, viewModelName: String, client: String?, owner: SessionOwner?, limits: RuntimeConfiguration,
+         scheduler: SerialScheduler, encoder: @escaping EventEncoder) {
         self.id = id
         self.viewModelName = viewModelName
         self.client = client
+        self.owner = owner
         self.limits = limits
         self.scheduler = scheduler
         broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, encoder: encoder), maxBufferedBytes: limits.streamBufferBytes)

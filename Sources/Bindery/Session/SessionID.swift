@@ -8,7 +8,7 @@ package enum SessionID {
         text.utf8.count == 22 && URLSafeName.allows(text)
     }
 
-    static func make() -> String {
+    package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = generator.next() }

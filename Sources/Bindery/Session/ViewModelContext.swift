@@ -1,17 +1,20 @@
 import Foundation
 
-/// What a ViewModel factory gets: the session's creation parameters.
+/// What a ViewModel factory gets: the session's creation parameters, and who asked.
 public struct ViewModelContext: Sendable {
     /// The new session's id.
     public let sessionID: String
+    /// Who asked for the session, if the app authenticates requests; nil for anonymous requests.
+    public let identity: Identity?
     /// The creation body as sent (empty if none).
     public let parameters: Data
     /// The application's services: the database and whatever else the app registered.
     public let services: Services
 
     /// A context for session `sessionID` (tests make their own).
-    public init(sessionID: String, parameters: Data = Data(), services: Services = Services()) {
+    public init(sessionID: String, parameters: Data = Data(), services: Services = Services(), identity: Identity? = nil) {
         self.sessionID = sessionID
+        self.identity = identity
         self.parameters = parameters
         self.services = services
     }

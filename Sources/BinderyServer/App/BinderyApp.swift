@@ -23,6 +23,8 @@ public final class BinderyApp: Sendable {
     public let configuration: ServerConfiguration
     /// The runtime the ViewModels are registered with.
     public let application: Application
+    /// The authentication given to `authenticate`, for the servers made after.
+    private let authenticator = Locked<Authenticator?>(nil)
 
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
@@ -80,10 +82,29 @@ public final class BinderyApp: Sendable {
         application.register(name, shared: shared, summary: summary, outputs: outputs, make: make)
     }
 
+    /// Authenticates every `/api` request with `authenticate` before it is
+    /// routed: it returns who asks (or nil, someone anonymous) or throws
+    /// `AuthenticationError` (401 or 403, as JSON). The identity reaches the
+    /// ViewModel factory (`context.identity`) and binds the session: another
+    /// identity, or an anonymous request, does not find it. Call before `run`.
+    ///
+    /// ```swift
+    /// app.authenticate { request in
+    ///     guard let token = request.header("Authorization") else { return nil }
+    ///     guard let user = try await users.find(token: token) else { throw AuthenticationError.unauthenticated("unknown token") }
+    ///     return Identity(user.id)
+    /// }
+    /// ```
+    public func authenticate(_ authenticate: @escaping Authenticator) {
+        authenticator.withLock { $0 = authenticate }
+    }
+
     /// A server for the app, not yet started (tests, or a program that runs
     /// its own loop).
     public func makeServer() -> Server {
-        Server(application: application, configuration: configuration)
+        var configuration = configuration
+        if let authenticate = authenticator.withLock({ $0 }) { configuration.authenticate = authenticate }
+        return Server(application: application, configuration: configuration)
     }
 
     /// Serves: prints `Bindery listening on http://…/` once accepting, runs until

@@ -1,7 +1,8 @@
+import Bindery
 import Foundation
 
 /// One HTTP request as the router sees it: method, path, headers and the whole body.
-struct Request {
+struct Request: Sendable {
     /// The method, upper case (`GET`, `POST`, …).
     let method: String
     /// The path without the query string, percent-decoded by libmicrohttpd.
@@ -20,6 +21,12 @@ struct Request {
     var peer = "127.0.0.1"
     /// Who sent it, and how: set by `EdgePolicy` before the routes see it.
     var provenance = Provenance(client: "127.0.0.1", scheme: "http")
+    /// The browser's token from its cookie (`BrowserCookie`), if it carries a valid one.
+    var browser: String?
+    /// Who asks, as the app's authentication said (nil: no authentication, or anonymous).
+    var identity: Identity?
+    /// Every header and cookie, for the app's authentication; only gathered when the app has one.
+    var everything: (headers: [String: String], cookies: [String: String])?
     /// The path's segments, without empty ones.
     let segments: [String]
 
@@ -34,7 +41,7 @@ struct Request {
 
     /// The headers a route or the edge reads, by lower-cased name: only these are kept.
     static let headerNames = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
-                              "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto", "cookie"]
+                              "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto"]
     /// The query arguments a route reads.
     static let queryNames = ["lastEventId", "sessions"]
 

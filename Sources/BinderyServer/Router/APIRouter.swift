@@ -21,7 +21,7 @@ struct APIRouter: Sendable {
         // have is 405 whatever the id).
         func session() throws -> Session {
             try validate(viewModel: path[0], id: path[1], request)
-            return try application.session(path[0], id: path[1])
+            return try reachable(application.session(path[0], id: path[1]), by: request)
         }
 
         switch path.count {
@@ -49,8 +49,9 @@ struct APIRouter: Sendable {
                                         message: "this client creates sessions faster than \(creations.burst) at once and \(Self.format(creations.perSecond)) a second; try again in \(seconds) s",
                                         headers: [("Retry-After", "\(seconds)")]), request, .sessionRate)
             }
-            return .later { [application, telemetry, body = request.body] reply in
-                application.createSession(name, parameters: body, client: client) { created in
+            let owner = request.identity.map { SessionOwner.identity($0.id) } ?? request.browser.map(SessionOwner.browser)
+            return .later { [application, telemetry, body = request.body, identity = request.identity] reply in
+                application.createSession(name, parameters: body, client: client, owner: owner, identity: identity) { created in
                     if case .failure(let error) = created, error.code == .tooManySessions {
                         telemetry.refused(.clientSessionLimit, client: client, detail: error.message)
                     }
@@ -122,6 +123,27 @@ struct APIRouter: Sendable {
         if let id, !SessionID.isValid(id) {
             throw refused(HTTPError(status: 400, code: "invalid_session_id", message: "a session id is 22 ASCII letters, digits, - or _"), request)
         }
+    }
+
+    /// `session` if `request` may reach it: a session with an owner answers
+    /// only requests that present it (its browser's cookie, its identity);
+    /// to anyone else it does not exist.
+    private func reachable(_ session: Session, by request: Request) throws -> Session {
+        let reaches: Bool
+        switch session.owner {
+        case nil: reaches = true
+        case .browser(let token): reaches = request.browser.map { Self.equalInConstantTime($0, token) } ?? false
+        case .identity(let id): reaches = request.identity?.id == id
+        }
+        guard reaches else { throw BinderyError(.unknownSession, "no session '\(session.id)' of \(session.viewModelName)") }
+        return session
+    }
+
+    /// Whether `a` and `b` are equal, in a time that does not tell how much of them is.
+    private static func equalInConstantTime(_ a: String, _ b: String) -> Bool {
+        let (a, b) = (Array(a.utf8), Array(b.utf8))
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private func refused(_ error: HTTPError, _ request: Request, _ reason: Refusal = .invalidSession) -> HTTPError {
@@ -201,7 +223,8 @@ struct APIRouter: Sendable {
             }
             for (index, entry) in entries.enumerated() {
                 do {
-                    try application.session(entry.viewModel, id: entry.id).subscribe(lastEventID: entry.lastEventID) { settle(index, $0) }
+                    try reachable(application.session(entry.viewModel, id: entry.id), by: request)
+                        .subscribe(lastEventID: entry.lastEventID) { settle(index, $0) }
                 } catch {
                     settle(index, .failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
                 }

@@ -10,6 +10,8 @@ struct Router: Sendable {
     let client: ClientFiles
     /// What every HTML page gets besides its body (`SecurityHeaders.page`).
     let pageHeaders: [(String, String)]
+    /// The app's authentication, which every `/api` request goes through first.
+    let authenticate: Authenticator?
     /// Whether the server accepts requests (`/readyz`).
     let isReady: @Sendable () -> Bool
     /// The metrics in Prometheus' text format (`/metrics`), nil when they are off.
@@ -24,26 +26,60 @@ struct Router: Sendable {
             try edge.admit(&request)
             let segments = request.segments
             if segments.first == "api" {
-                return try api.respond(to: request, segments: segments.dropFirst())
+                guard let authenticate else { return try api.respond(to: request, segments: segments.dropFirst()) }
+                return authenticated(request, by: authenticate)
             }
             if segments.count == 1, let response = try operations(request, segments[0]) { return .now(response) }
             if segments.first == ClientFiles.prefix {
                 // The app's own copy of a client file wins.
-                if let own = try files.file(for: request) { return .now(page(own)) }
-                return .now(page(try client.respond(to: request, path: segments.dropFirst())))
+                if let own = try files.file(for: request) { return .now(page(own, for: request)) }
+                return .now(page(try client.respond(to: request, path: segments.dropFirst()), for: request))
             }
-            return .now(page(try files.respond(to: request)))
+            return .now(page(try files.respond(to: request), for: request))
         } catch {
             return .now(HTTPError.response(for: error))
         }
     }
 
-    /// A file, with the page headers if it is an HTML page.
-    private func page(_ file: Response) -> Response {
+    /// A file, with the page headers if it is an HTML page, and the browser's
+    /// cookie if `request` came without one (`BrowserCookie`).
+    private func page(_ file: Response, for request: Request) -> Response {
         guard file.headers.contains(where: { $0.0 == "Content-Type" && $0.1.hasPrefix("text/html") }) else { return file }
         var page = file
         page.headers += pageHeaders
+        if request.browser == nil {
+            page.headers.append(BrowserCookie.header(token: BrowserCookie.makeToken(), secure: request.provenance.scheme == "https"))
+        }
         return page
+    }
+
+    /// Asks the app's authentication first, off libmicrohttpd's thread (it may
+    /// await a database), then routes with the identity it gave.
+    private func authenticated(_ request: Request, by authenticate: @escaping Authenticator) -> Answer {
+        .later { [api, edge] reply in
+            Task {
+                var request = request
+                let everything = request.everything ?? ([:], [:])
+                let asked = AuthenticationRequest(method: request.method, path: request.path, client: request.provenance.client,
+                                                  headers: everything.headers, cookies: everything.cookies)
+                do {
+                    request.identity = try await authenticate(asked)
+                } catch let refusal as AuthenticationError {
+                    edge.telemetry.refused(.unauthenticated, client: asked.client, detail: refusal.message)
+                    return reply(refusal.httpError.response)
+                } catch {
+                    return reply(HTTPError(status: 500, code: "authentication_failed", message: "the app's authentication failed: \(error)").response)
+                }
+                do {
+                    switch try api.respond(to: request, segments: request.segments.dropFirst()) {
+                    case .now(let response): reply(response)
+                    case .later(let work): work(reply)
+                    }
+                } catch {
+                    reply(HTTPError.response(for: error))
+                }
+            }
+        }
     }
 
     /// `/healthz`, `/readyz` and `/metrics`, for an operator's probes and scraper.

@@ -179,6 +179,11 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 request.version = version
                 request.repeatedHeaders = repeated
                 request.peer = peer
+                if let token = BrowserCookie.name.withCString({ MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }).map({ String(cString: $0) }),
+                   BrowserCookie.isValid(token) {
+                    request.browser = token
+                }
+                if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
                 state.route = Route(url, segments: request.segments)
                 switch server.route(request) {
                 case .now(let response):
@@ -426,6 +431,13 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         return (collected.values, collected.repeated)
     }
 
+    /// Every value of `kind`, by name (lower-cased if `lowercased`); of a name that came twice, the first.
+    private func all(_ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+        var collected = (values: [String: String](), lowercased: lowercased)
+        _ = withUnsafeMutablePointer(to: &collected) { MHD_get_connection_values(pointer, kind, collectValue, $0) }
+        return collected.values
+    }
+
     /// The request's query arguments named in `names` (looked up, not all copied).
     private func values(_ kind: MHD_ValueKind, _ names: [String]) -> [String: String] {
         var values: [String: String] = [:]
@@ -454,6 +466,14 @@ private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
         }
         break
     }
+    return .YES
+}
+
+private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collected = cls.assumingMemoryBound(to: (values: [String: String], lowercased: Bool).self)
+    let name = collected.pointee.lowercased ? String(cString: key).lowercased() : String(cString: key)
+    if collected.pointee.values[name] == nil { collected.pointee.values[name] = value.map { String(cString: $0) } ?? "" }
     return .YES
 }
 

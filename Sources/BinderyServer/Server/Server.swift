@@ -40,6 +40,7 @@ public final class Server: @unchecked Sendable {
             files: StaticFiles(directory: configuration.publicDirectory),
             client: ClientFiles(),
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
+            authenticate: configuration.authenticate,
             isReady: { daemon.server?.isReady ?? false },
             metrics: { [weak application] in
                 telemetry.scrape(connections: daemon.server?.connectionCount ?? 0, streams: admission.count,

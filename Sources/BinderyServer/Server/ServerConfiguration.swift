@@ -70,6 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// The SQLite file the app's database lives in (`BinderyDatabase`), opened
     /// the first time a ViewModel asks for it; `:memory:` keeps it in memory.
     public var databasePath = "bindery.sqlite"
+    /// The app's authentication: every `/api` request goes through it first,
+    /// and the identity it returns reaches the ViewModel factory and binds the
+    /// session (`BinderyApp.authenticate`). nil: no authentication.
+    public var authenticate: Authenticator?
     /// The runtime's limits, and the logger requests and streams are logged to too (`runtime.logger`).
     public var runtime = RuntimeConfiguration()
 
