@@ -55,7 +55,7 @@ public final class Application: @unchecked Sendable {
     }
 
     /// Whether `name` can name a ViewModel: 1–64 ASCII letters, digits, `-` or `_`.
-    package static func isValidName(_ name: some StringProtocol) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count) && URLSafeName.allows(name)
     }
 

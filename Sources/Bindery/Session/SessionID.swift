@@ -4,7 +4,7 @@ import Foundation
 package enum SessionID {
     /// Whether `text` has the form of a session id: what the server checks
     /// before a client's id goes anywhere (a lookup, a log line, the wire).
-    package static func isValid(_ text: some StringProtocol) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         text.utf8.count == 22 && URLSafeName.allows(text)
     }
 

@@ -54,7 +54,7 @@ struct HostProblem: Error, CustomStringConvertible {
 }
 
 /// A `Host` header's (or an origin's) name and port: `example.com:8080`,
-/// `127.0.0.1`, `[::1]:8080`.
+/// `127.0.0.1`, `[::1]:8080`. Parsed from its bytes: it is read on every request.
 struct HostHeader: Equatable {
     /// The name or address, lower-cased, without a trailing dot; an IPv6 address without its brackets.
     let name: String
@@ -65,42 +65,99 @@ struct HostHeader: Equatable {
 
     /// Parses `text`; nil if it is not a host with an optional port.
     init?(_ text: String) {
-        var host = Substring(text.lowercased())
+        var text = text
+        guard let host = text.withUTF8(Self.parse) else { return nil }
+        self = host
+    }
+
+    private init(name: String, port: Int?, isIPAddress: Bool) {
+        self.name = name
+        self.port = port
+        self.isIPAddress = isIPAddress
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> HostHeader? {
+        guard !bytes.isEmpty, bytes.count <= 300 else { return nil }
+        var end = bytes.count
         var port: Int?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let rest = host[host.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()), (0...65_535).contains(number) else { return nil }
+        if bytes[0] == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            if close + 1 < bytes.count {
+                guard bytes[close + 1] == UInt8(ascii: ":"), let number = number(bytes[(close + 2)...]) else { return nil }
                 port = number
             }
-            host = host[host.index(after: host.startIndex)..<close]
-            guard Self.isIPv6(String(host)) else { return nil }
-            (name, self.port, isIPAddress) = (String(host), port, true)
-            return
+            let address = String(decoding: bytes[1..<close], as: UTF8.self).lowercased()
+            guard isIPv6(address) else { return nil }
+            return HostHeader(name: address, port: port, isIPAddress: true)
         }
-        if let colon = host.lastIndex(of: ":") {
-            guard let number = Int(host[host.index(after: colon)...]), (0...65_535).contains(number) else { return nil }
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
+            guard let number = number(bytes[(colon + 1)...]) else { return nil }
             port = number
-            host = host[..<colon]
+            end = colon
         }
-        if host.hasSuffix(".") { host = host.dropLast() }
-        let name = String(host)
-        if Self.isIPv4(name) {
-            (self.name, self.port, isIPAddress) = (name, port, true)
-        } else if Self.isHostName(name) {
-            (self.name, self.port, isIPAddress) = (name, port, false)
-        } else {
-            return nil
+        if end > 0, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        let name = UnsafeBufferPointer(rebasing: bytes[0..<end])
+        switch dottedQuad(name) {
+        case true?: return HostHeader(name: String(decoding: name, as: UTF8.self), port: port, isIPAddress: true)
+        case false?: return nil
+        case nil: break
         }
+        guard isHostName(name) else { return nil }
+        let text = String(decoding: name, as: UTF8.self)
+        let hasUpper = name.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        return HostHeader(name: hasUpper ? text.lowercased() : text, port: port, isIPAddress: false)
+    }
+
+    /// Whether `bytes`, all digits and dots, are an IPv4 address (four numbers
+    /// 0–255 without leading zeros, as `inet_pton` takes them); nil if they are not all digits and dots.
+    private static func dottedQuad(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var parts = 0, digits = 0, value = 0, leadingZero = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                parts += 1
+                (digits, value, leadingZero) = (0, 0, false)
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            if digits == 0, byte == UInt8(ascii: "0") { leadingZero = true } else if leadingZero { return false }
+            digits += 1
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            if value > 255 { return false }
+        }
+        return parts == 3 && digits > 0
+    }
+
+    /// 0–65535 in decimal, all of `digits`.
+    private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        guard (1...5).contains(digits.count) else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value <= 65_535 ? value : nil
     }
 
     /// Letters, digits, `-` and `_` in dot-separated labels of 1–63 characters.
     static func isHostName(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= 253 else { return false }
-        return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-            (1...63).contains(label.utf8.count) && URLSafeName.allows(label)
+        var text = text
+        return text.withUTF8(isHostName)
+    }
+
+    private static func isHostName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
+        var label = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard label > 0 else { return false }
+                label = 0
+                continue
+            }
+            label += 1
+            guard label <= 63, URLSafeName.allows(byte) else { return false }
         }
+        return label > 0
     }
 
     static func isIPAddress(_ text: String) -> Bool {

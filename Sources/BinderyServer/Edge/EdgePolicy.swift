@@ -17,14 +17,14 @@ struct EdgePolicy: Sendable {
 
     /// Sets `request.provenance`, then throws the refusal if the request may not go on.
     func admit(_ request: inout Request) throws {
-        request.provenance = proxies.provenance(peer: request.peer, forwardedFor: request.header("x-forwarded-for"),
-                                                forwardedProto: request.header("x-forwarded-proto"))
+        request.provenance = proxies.isEmpty ? Provenance(client: request.peer, scheme: "http")
+            : proxies.provenance(peer: request.peer, forwardedFor: request.header("x-forwarded-for"), forwardedProto: request.header("x-forwarded-proto"))
         let client = request.provenance.client
         func refuse(_ reason: Refusal, _ status: Int, _ code: String, _ message: String) -> HTTPError {
             telemetry.refused(reason, client: client, detail: message)
             return HTTPError(status: status, code: code, message: message)
         }
-        for name in ["host", "origin"] where request.repeatedHeaders.contains(name) {
+        for name in request.repeatedHeaders where name == "host" || name == "origin" {
             throw refuse(.malformedHeaders, 400, "duplicate_header", "the request has more than one \(name == "host" ? "Host" : "Origin") header")
         }
         guard let hostText = request.header("host") else {

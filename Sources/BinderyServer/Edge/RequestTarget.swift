@@ -6,30 +6,41 @@
 enum RequestTarget {
     /// Why `target` is refused, or nil if it may be routed.
     static func problem(_ target: UnsafePointer<CChar>) -> String? {
-        var index = 0
+        var byte = UnsafeRawPointer(target).assumingMemoryBound(to: UInt8.self)
         var inPath = true
         while true {
-            let byte = UInt8(bitPattern: target[index])
-            if byte == 0 { return nil }
-            if byte == UInt8(ascii: "?") { inPath = false }
-            var decoded = byte
-            if byte == UInt8(ascii: "%"), let high = hexValue(target[index + 1]), let low = hexValue(target[index + 2]) {
-                decoded = high << 4 | low
-                index += 2
+            let value = byte.pointee
+            // Nearly every byte of a target: above `%`, and neither `?` nor DEL.
+            if value > UInt8(ascii: "%"), value != UInt8(ascii: "?"), value != 0x7F {
+                byte += 1
+                continue
             }
-            if decoded == 0 { return "the URL carries a NUL (%00)" }
-            if decoded < 0x20 || decoded == 0x7F, inPath || byte != UInt8(ascii: "%") {
-                return "the URL's path carries a control character"
+            switch value {
+            case 0:
+                return nil
+            case UInt8(ascii: "?"):
+                inPath = false
+            case UInt8(ascii: "%"):
+                if let high = hexValue(byte[1]), let low = hexValue(byte[2]) {
+                    let decoded = high << 4 | low
+                    if decoded == 0 { return "the URL carries a NUL (%00)" }
+                    if inPath, decoded < 0x20 || decoded == 0x7F { return "the URL's path carries a control character" }
+                    byte += 2
+                }
+            case ..<0x20, 0x7F:
+                return "the URL carries a control character"
+            default:
+                break
             }
-            index += 1
+            byte += 1
         }
     }
 
-    private static func hexValue(_ character: CChar) -> UInt8? {
-        switch UInt8(bitPattern: character) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt8(bitPattern: character) - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt8(bitPattern: character) - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt8(bitPattern: character) - UInt8(ascii: "A") + 10
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
         default: return nil
         }
     }

@@ -4,7 +4,8 @@
 /// page's URL names its session).
 enum SecurityHeaders {
     /// On every response: a JSON answer or a file is never read as HTML.
-    static let everyResponse = ("X-Content-Type-Options", "nosniff")
+    /// Static text, handed to libmicrohttpd as it is.
+    static let everyResponse: (name: StaticString, value: StaticString) = ("X-Content-Type-Options", "nosniff")
 
     /// The default Content-Security-Policy of pages: scripts, styles and
     /// connections to this origin only, no inline script, no framing. The

@@ -39,23 +39,25 @@ struct Request: Sendable {
         segments = PathSegments.of(path)
     }
 
-    /// The headers a route or the edge reads, by lower-cased name: only these are kept.
-    static let headerNames = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
-                              "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto"]
+    /// The headers a route or the edge reads, in lower case: only these are kept.
+    static let headerNames: [StaticString] = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
+                                              "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto"]
+    /// `headerNames` as the keys of `headers`.
+    static let headerKeys = headerNames.map(\.description)
     /// The query arguments a route reads.
     static let queryNames = ["lastEventId", "sessions"]
 
-    /// The value of header `name` (any case).
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
+    /// The value of header `name`, given in lower case as `headerNames` has it.
+    func header(_ name: String) -> String? { headers[name] }
 
     /// Whether the client asks for an event stream rather than JSON.
     var wantsEventStream: Bool {
-        guard let accept = header("Accept") else { return false }
+        guard let accept = header("accept") else { return false }
         return accept.lowercased().contains("text/event-stream")
     }
 
     /// Whether the method changes something (only these need a same-origin page).
-    var isWrite: Bool { !["GET", "HEAD", "OPTIONS"].contains(method) }
+    var isWrite: Bool { method != "GET" && method != "HEAD" && method != "OPTIONS" }
 }
 
 /// Who sent a request and over what: the socket's peer, or behind a trusted

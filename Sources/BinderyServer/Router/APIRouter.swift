@@ -116,7 +116,7 @@ struct APIRouter: Sendable {
     }
 
     /// A ViewModel name and session id that can be ones, before they go anywhere.
-    private func validate(viewModel: some StringProtocol, id: String?, _ request: Request) throws {
+    private func validate(viewModel: String, id: String?, _ request: Request) throws {
         if !Application.isValidName(viewModel) {
             throw refused(HTTPError(status: 400, code: "invalid_name", message: "a ViewModel name is 1–64 ASCII letters, digits, - or _"), request)
         }
@@ -157,7 +157,7 @@ struct APIRouter: Sendable {
     }
 
     private func checkJSONBody(_ request: Request) throws {
-        guard !request.body.isEmpty, let type = request.header("Content-Type") else { return }
+        guard !request.body.isEmpty, let type = request.header("content-type") else { return }
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
             throw HTTPError(status: 415, code: "unsupported_media_type", message: "send the payload as JSON with Content-Type: application/json (got \(type))")
@@ -182,7 +182,7 @@ struct APIRouter: Sendable {
                 throw HTTPError(status: 400, code: "invalid_sessions",
                                 message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas")
             }
-            try validate(viewModel: path[0], id: String(path[1]), request)
+            try validate(viewModel: String(path[0]), id: String(path[1]), request)
             // A session listed twice is streamed once, from its first entry.
             guard !entries.contains(where: { $0.path == parts[0] }) else { continue }
             entries.append(Entry(path: String(parts[0]), viewModel: String(path[0]), id: String(path[1]), lastEventID: lastEventID))
@@ -235,7 +235,7 @@ struct APIRouter: Sendable {
     private func stream(_ session: Session, _ request: Request) throws -> Answer {
         // The header is what EventSource sends on its own reconnects; the query
         // argument lets a client that opens a new EventSource resume too.
-        let lastEventID = (request.header("Last-Event-ID") ?? request.query["lastEventId"])
+        let lastEventID = (request.header("last-event-id") ?? request.query["lastEventId"])
             .flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
         guard let admission = streams.admit() else {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")

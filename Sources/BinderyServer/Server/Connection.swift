@@ -53,8 +53,6 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var route: Route?
         /// The socket the hang-up watcher watches while a stream is open.
         var watched: Int32?
-        /// Why the current request's target is refused (`RequestTarget`), seen before it was decoded.
-        var targetProblem: String?
         /// When the connection is closed unless its request has moved on: the
         /// headers of its next request, or the body of the current one.
         var deadline: Deadline?
@@ -96,6 +94,10 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     let isAdmitted: Bool
     /// The connection's socket, libmicrohttpd's: valid until `closed`.
     private let socket: Int32
+    /// Why the current request's target is refused (`RequestTarget`), seen before it was decoded.
+    /// Unchecked and unlocked: written by `requestLine` and read by `handle`'s first call, both
+    /// on the connection's daemon thread, one after the other.
+    @exclusivity(unchecked) private var targetProblem: String?
 
     /// A connection libmicrohttpd just accepted from `peer`; `refusal` answers
     /// its first request (it was over a limit), whose headers then get `refusalDeadline`.
@@ -125,8 +127,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
 
     /// A request line arrived: its target, before libmicrohttpd decodes it.
     func requestLine(target: UnsafePointer<CChar>) {
-        let problem = RequestTarget.problem(target)
-        state.withLock { $0.targetProblem = problem }
+        targetProblem = RequestTarget.problem(target)
     }
 
     /// libmicrohttpd's access handler: headers, then body pieces, then the end of the request.
@@ -147,7 +148,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 if let refusal = state.refusal {
                     return .result(queue(refusal.closing, in: &state, method: method, path: url))
                 }
-                if let problem = state.targetProblem {
+                if let problem = targetProblem {
                     let refusal = HTTPError(status: 400, code: "invalid_url", message: problem)
                     return .result(queue(server.refused(refusal, reason: .invalidURL, client: peer).closing, in: &state, method: method, path: url))
                 }
@@ -413,7 +414,9 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         for (name, value) in response.headers {
             _ = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
         }
-        _ = MHD_add_response_header(mhdResponse, SecurityHeaders.everyResponse.0, SecurityHeaders.everyResponse.1)
+        let (name, value) = SecurityHeaders.everyResponse
+        _ = MHD_add_response_header(mhdResponse, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self),
+                                    UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self))
         let result = MHD_queue_response(pointer, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
@@ -458,7 +461,11 @@ private struct CollectedHeaders {
 private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }
     let collected = cls.assumingMemoryBound(to: CollectedHeaders.self)
-    for name in Request.headerNames where name.withCString({ strcasecmp($0, key) }) == 0 {
+    // The first letter rules out most names before a comparison.
+    let first = UInt8(bitPattern: key[0]) | 0x20
+    for (index, cName) in Request.headerNames.enumerated() where cName.utf8Start[0] == first
+        && strcasecmp(UnsafeRawPointer(cName.utf8Start).assumingMemoryBound(to: CChar.self), key) == 0 {
+        let name = Request.headerKeys[index]
         if collected.pointee.values[name] == nil {
             collected.pointee.values[name] = value.map { String(cString: $0) } ?? ""
         } else if !collected.pointee.repeated.contains(name) {

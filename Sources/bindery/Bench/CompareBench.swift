@@ -315,7 +315,9 @@ final class Runner {
         var ratios = [("Bindery ÷ floor", 1, 0)]
         var runs = [
             measureInputs(name: "floor-inputs", executable: floor, arguments: ["--port", "0"]),
-            measureInputs(name: "bindery-inputs", executable: bindery, arguments: ["serve", "--port", "0", "--log-level", "notice"]
+            measureInputs(name: "bindery-inputs", executable: bindery, arguments: ["serve", "--port", "0", "--log-level", "notice",
+                                                                                   // 64 connections each create a session at once
+                                                                                   "--session-burst", "1000"]
                           + (settings.threads.map { ["--threads", "\($0)"] } ?? [])),
         ]
         if let baseline {
