@@ -1,4 +1,4 @@
-import BinderyServer
+@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
@@ -136,5 +136,27 @@ final class LogTests: XCTestCase {
         let line = captured.all.first?["unparsed"] ?? ""
         XCTAssertTrue(line.hasSuffix(#" notice input refused path=/api/x/{sid}/inputs/y status=400 detail="this input takes no payload""# + "\n"), line)
         XCTAssertEqual(captured.all.count, 1)
+    }
+}
+
+extension LogTests {
+    func testARefusalIsOneNoticeWithItsReasonAndClient() throws {
+        let log = Lines()
+        let server = try server(log)
+        XCTAssertEqual(try server.client.get("/api", headers: ["Host": "evil.example"]).status, 421)
+        let refused = try XCTUnwrap(log.waitFor("refused").first)
+        XCTAssertEqual(refused["level"], "notice")
+        XCTAssertEqual(refused["reason"], "host_not_allowed")
+        XCTAssertEqual(refused["client"], "127.0.0.1")
+    }
+
+    func testEveryAddressWithoutNamedHostsIsWarnedAbout() {
+        // Said, not bound: tests listen on loopback only.
+        var configuration = ServerConfiguration()
+        XCTAssertNil(Server.hostWarning(configuration), "loopback needs no names")
+        configuration.host = "0.0.0.0"
+        XCTAssertTrue(Server.hostWarning(configuration)?.contains("--allowed-hosts") == true)
+        configuration.allowedHosts = ["bindery.example"]
+        XCTAssertNil(Server.hostWarning(configuration))
     }
 }

@@ -6,7 +6,7 @@ import time
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import hide_shared_worker, make_browser, start_server, stop_server, wait, wait_open
+from conftest import browser_cookies, hide_shared_worker, make_browser, start_server, stop_server, wait, wait_open
 
 
 def button_text(driver):

@@ -71,10 +71,7 @@ public final class Server: @unchecked Sendable {
             throw ServerError("\(error)")
         }
         try http.start()
-        if configuration.allowedHosts == nil, !configuration.host.hasPrefix("127.") {
-            configuration.runtime.logger.warning(
-                "listening on \(configuration.host) but answering only to localhost and IP addresses: name this server's host names with --allowed-hosts (or * for any)")
-        }
+        if let warning = Self.hostWarning(configuration) { configuration.runtime.logger.warning("\(warning)") }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = Self.dispatchInterval(configuration.heartbeat)
         timer.schedule(deadline: .now() + interval, repeating: interval)
@@ -94,6 +91,14 @@ public final class Server: @unchecked Sendable {
         }
         http.stop(grace: configuration.shutdownGrace)
         application.stop(grace: configuration.shutdownGrace)
+    }
+
+    /// What to tell the operator of a server reachable beyond this machine
+    /// that answers only to localhost and addresses, because no host is named.
+    static func hostWarning(_ configuration: ServerConfiguration) -> String? {
+        guard configuration.allowedHosts == nil, !configuration.host.hasPrefix("127.") else { return nil }
+        return "listening on \(configuration.host) but answering only to localhost and IP addresses: "
+            + "name this server's host names with --allowed-hosts (or * for any)"
     }
 
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
