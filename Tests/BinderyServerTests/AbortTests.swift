@@ -1,4 +1,5 @@
 import Bindery
+@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
@@ -36,11 +37,14 @@ final class AbortTests: XCTestCase {
         server = nil
     }
 
-    /// Writes `text` on a new connection and closes it without reading.
+    /// Writes `text` on a new connection and closes it without reading, once
+    /// the server has accepted it (libmicrohttpd cleans up a closed connection
+    /// only at its loop's next wake, so its closing is not waited for).
     private func abort(after text: String) throws {
+        let accepted = server.server.connectionsAccepted
         let socket = try Socket(port: server.port)
         socket.write(Data(text.utf8))
-        usleep(2_000)
+        waitUntil("the server accepts the connection", timeout: 5) { server.server.connectionsAccepted > accepted }
     }
 
     func testAbortsWhileSendingHeadersOrBodyLeaveOtherRequestsUntouched() throws {

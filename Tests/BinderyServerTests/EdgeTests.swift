@@ -44,6 +44,9 @@ final class EdgeTests: XCTestCase {
         let server = try TestServer()
         try assertError(try server.client.raw("GET /api HTTP/1.1\r\nConnection: close\r\n\r\n"), 400, "missing_host")
         XCTAssertEqual(try server.client.raw("GET /api HTTP/1.0\r\n\r\n").status, 200, "HTTP/1.0 has no Host to check")
+        // …and no origin a page's Origin could match.
+        let write = "POST /api/simple HTTP/1.0\r\nOrigin: http://evil.example\r\nContent-Length: 0\r\n\r\n"
+        try assertError(try server.client.raw(write), 403, "cross_origin")
         try assertError(try server.client.raw("GET /api HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n"), 400, "duplicate_header")
         try assertError(try server.client.get("/api", headers: ["Host": "local host"]), 400, "invalid_host")
         try assertError(try server.client.get("/api", headers: ["Host": "localhost:99999"]), 400, "invalid_host")

@@ -1,5 +1,5 @@
 import Bindery
-import BinderyServer
+@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
@@ -71,7 +71,9 @@ final class IsolationTests: XCTestCase {
             }
         }
         for _ in stalled { XCTAssertEqual(entered.wait(timeout: .now() + 5), .success) }
-        usleep(200_000)
+        // Every request has reached the server and waits for its session: what a
+        // thread per request would have cost is spent by now.
+        waitUntil("the 80 requests are in (\(server.server.requestsInProgress))", timeout: 10) { server.server.requestsInProgress == 80 }
         XCTAssertEqual(try server.client.post("/api/simple/\(other)/inputs/buttonTap").status, 200)
         let threadsDuring = ProcessStats.current.threads
         XCTAssertLessThanOrEqual(threadsDuring - threadsBefore, 4, "80 requests waiting on 2 blocked sessions took \(threadsDuring - threadsBefore) threads")

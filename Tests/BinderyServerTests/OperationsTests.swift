@@ -1,4 +1,4 @@
-import BinderyServer
+@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
@@ -11,6 +11,17 @@ final class OperationsTests: XCTestCase {
             return Double(line.dropFirst(name.count + 1))
         }
         return nil
+    }
+
+    func testNoClientCanMakeASeriesOfItsOwn() throws {
+        let server = try TestServer()
+        let id = try server.createSession()
+        for path in ["/api/made-up/\(id)/inputs/x", "/api/also-made-up/not-an-id/inputs/x", "/api/simple/\(id)/inputs/buttonTap"] {
+            _ = try server.client.post(path)
+        }
+        let scrape = try server.client.get("/metrics").text
+        XCTAssertFalse(scrape.contains("made-up"), scrape)
+        XCTAssertEqual(sample(scrape, #"bindery_inputs_total{view_model="simple"}"#), 1)
     }
 
     func testMetricsCountWhatHappened() throws {
@@ -87,7 +98,7 @@ final class OperationsTests: XCTestCase {
 
         let stopped = DispatchSemaphore(value: 0)
         Thread { server.server.stop(); stopped.signal() }.start()
-        Thread.sleep(forTimeInterval: 0.3) // draining now: waiting for the busy session
+        waitUntil("the server drains, waiting for the busy session", timeout: 5) { !server.server.isAccepting }
         try server.client.send("GET", "/healthz", headers: [:], body: nil, on: probe)
         XCTAssertEqual(try server.client.readHead(probe).0, 200, "the process is up while it drains")
         _ = try probe.read(count: #"{"status":"ok"}"#.utf8.count)

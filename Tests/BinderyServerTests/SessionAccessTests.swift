@@ -25,6 +25,12 @@ final class SessionAccessTests: XCTestCase {
         XCTAssertNotNil(try server.client.get("/simple.html", headers: ["Cookie": "bindery_browser=forged"]).header("Set-Cookie"),
                         "a token the server could not have made is none")
         XCTAssertNil(try server.client.get("/api").header("Set-Cookie"), "only pages set it: curl never needs it")
+        // A page revalidated from the cache (304) gets it too, and its headers.
+        let etag = try XCTUnwrap(first.header("ETag"))
+        let revalidated = try server.client.get("/simple.html", headers: ["If-None-Match": etag])
+        XCTAssertEqual(revalidated.status, 304)
+        XCTAssertTrue(revalidated.header("Set-Cookie")?.hasPrefix("bindery_browser=") == true)
+        XCTAssertNotNil(revalidated.header("Content-Security-Policy"))
         XCTAssertNil(try server.client.get("/_bindery/v1/bindery.js").header("Set-Cookie"))
         // Behind a proxy that says the browser used https, the cookie is Secure.
         let proxied = try TestServer { $0.trustedProxies = ["127.0.0.1"] }

@@ -1,70 +1,70 @@
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 @testable import Examples
 
-/// Drivers are observed on the test scheduler (`SharingScheduler.mock`), so
-/// each delivery lands one tick after its cause; the database answers after 100 ticks.
+/// The "ViewModel done right" example, every output accounted for in order:
+/// the database answers after 100 ticks of virtual time. The `Action`'s
+/// `enabled` (here `canSend`) says itself again whenever the list it watches
+/// changes, before the list does, as RxSwift's `Action` does.
 final class SendingListViewModelTests: XCTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-    private let disposeBag = DisposeBag()
-
-    private func makeViewModel() -> SendingListViewModel {
-        SendingListViewModel(database: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)).databaseService)
-    }
-
-    private func record<Element>(_ driver: Driver<Element>) -> TestableObserver<Element> {
-        let observer = scheduler.createObserver(Element.self)
-        driver.drive(observer).disposed(by: disposeBag)
-        return observer
-    }
-
-    func testSendUploadsThePendingItemsThroughTheAction() {
-        var pending: TestableObserver<[String]>!, sent: TestableObserver<[String]>!
-        var isSending: TestableObserver<Bool>!, canSend: TestableObserver<Bool>!
-        SharingScheduler.mock(scheduler: scheduler) {
-            let viewModel = makeViewModel()
-            pending = record(viewModel.pending.map { $0.map(\.text) })
-            sent = record(viewModel.sent.map { $0.map(\.text) })
-            isSending = record(viewModel.isSending)
-            canSend = record(viewModel.canSend)
-            scheduler.scheduleAt(10) { viewModel.addItem.accept("first") }
-            scheduler.scheduleAt(20) { viewModel.addItem.accept("  ") }
-            scheduler.scheduleAt(30) { viewModel.addItem.accept("second") }
-            scheduler.scheduleAt(40) { viewModel.removeItem.accept(1) }
-            scheduler.scheduleAt(50) { viewModel.addItem.accept("third") }
-            scheduler.scheduleAt(60) { viewModel.send.accept(()) }
-            scheduler.start()
+    private func makeStore() throws -> ViewModelTestStore {
+        let store = try ViewModelTestStore { scheduler in
+            SendingListViewModel(database: ServiceProvider(scheduler: scheduler, latency: .seconds(100)).databaseService)
         }
-        print(pending.events, sent.events, isSending.events, canSend.events)
+        store.receive("pending", [Outgoing]())
+        store.receive("sent", [Outgoing]())
+        store.receive("isSending", false)
+        store.receive("canSend", false)
+        return store
     }
 
-    func testARefusedUploadSaysWhyAndKeepsTheItems() {
-        var pending: TestableObserver<[String]>!, sent: TestableObserver<Int>!, isSending: TestableObserver<Bool>!
-        let errors = scheduler.createObserver(String.self)
-        SharingScheduler.mock(scheduler: scheduler) {
-            let viewModel = makeViewModel()
-            pending = record(viewModel.pending.map { $0.map(\.text) })
-            sent = record(viewModel.sent.map(\.count))
-            isSending = record(viewModel.isSending)
-            viewModel.errorMessage.emit(to: errors).disposed(by: disposeBag)
-            scheduler.scheduleAt(10) { viewModel.addItem.accept("please reject me") }
-            scheduler.scheduleAt(20) { viewModel.send.accept(()) }
-            scheduler.start()
-        }
-        print(pending.events, sent.events, isSending.events, errors.events)
+    func testSendUploadsThePendingItemsThroughTheAction() throws {
+        let store = try makeStore()
+        store.send("addItem", "first")
+        store.receive("canSend", true)
+        store.receive("pending", [Outgoing(id: 1, text: "first")])
+        store.send("addItem", "  ") // blank: nothing changes
+        store.send("addItem", "second")
+        store.receive("canSend", true)
+        store.receive("pending", [Outgoing(id: 1, text: "first"), Outgoing(id: 2, text: "second")])
+        store.send("removeItem", 1)
+        store.receive("canSend", true)
+        store.receive("pending", [Outgoing(id: 2, text: "second")])
+        store.send("addItem", "third")
+        store.receive("canSend", true)
+        store.receive("pending", [Outgoing(id: 2, text: "second"), Outgoing(id: 3, text: "third")])
+
+        store.send("send")
+        store.receive("canSend", false)
+        store.receive("isSending", true)
+        store.advance(by: 100)
+        store.receive("canSend", false) // the list emptied
+        store.receive("pending", [Outgoing]())
+        store.receive("sent", [Outgoing(id: 2, text: "second"), Outgoing(id: 3, text: "third")])
+        store.receive("canSend", false) // no longer executing, and nothing to send
+        store.receive("isSending", false)
     }
 
-    func testSendingWithNothingPendingDoesNothing() {
-        var isSending: TestableObserver<Bool>!
-        let errors = scheduler.createObserver(String.self)
-        SharingScheduler.mock(scheduler: scheduler) {
-            let viewModel = makeViewModel()
-            isSending = record(viewModel.isSending)
-            viewModel.errorMessage.emit(to: errors).disposed(by: disposeBag)
-            scheduler.scheduleAt(10) { viewModel.send.accept(()) }
-            scheduler.start()
-        }
-        print(isSending.events, errors.events)
+    func testARefusedUploadSaysWhyAndKeepsTheItems() throws {
+        let store = try makeStore()
+        store.send("addItem", "please reject me")
+        store.receive("canSend", true)
+        store.receive("pending", [Outgoing(id: 1, text: "please reject me")])
+        store.send("send")
+        store.receive("canSend", false)
+        store.receive("isSending", true)
+        store.advance(by: 100)
+        store.receive("errorMessage", "The database refused “please reject me”.")
+        store.receive("canSend", true) // the item is still there to send again
+        store.receive("isSending", false)
+    }
+
+    func testSendingWithNothingPendingDoesNothing() throws {
+        let store = try makeStore()
+        store.send("send")
+        store.advance(by: 100)
+        store.finish()
     }
 }

@@ -38,9 +38,12 @@ def test_enter_right_after_typing_sends_the_text(server, browser):
     field.send_keys("Typed and sent at once", Keys.ENTER)
     wait(browser, lambda b: texts(b, "#messages li") == ["Typed and sent at once"])
     wait(browser, lambda b: field.get_attribute("value") == "")
-    # Enter on an empty field still does nothing (canSend is false).
+    # Enter on an empty field still does nothing (canSend is false). Inputs go
+    # out in order: the answer to one sent after it is the proof that nothing was.
     field.send_keys(Keys.ENTER)
-    time.sleep(0.5)
+    marker = browser.execute_async_script(
+        "const done = arguments[0]; window.bindery.send('editText', '').then(done, (error) => done(String(error)))")
+    assert marker["outputs"]["isSending"] is False, marker
     assert texts(browser, "#messages li") == ["Typed and sent at once"]
 
 
@@ -92,11 +95,13 @@ def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeati
                 browser.switch_to.window(page)
                 wait_open(browser)
                 wait(browser, lambda b: len(b.execute_script("return seen")) >= 3)
-                time.sleep(0.3)  # anything replayed would arrive now
+                # One more signal after them: anything replayed would come before it.
+                server.send("table", session, "selectItem", 5, cookies=cookies)
+                wait(browser, lambda b: "Where and when work runs" in b.execute_script("return seen")[-1][1])
                 seen = browser.execute_script("return seen")
                 assert [value.split(":")[0].split(";")[0] for _, value in seen] == [
                     "A sequence of events over time", "Both an observer and an observable",
-                    "Shared, not replaying, never failing"], f"{transport}: each signal once: {seen}"
+                    "Shared, not replaying, never failing", "Where and when work runs"], f"{transport}: each signal once: {seen}"
                 ids = [int(id) for id, _ in seen]
                 assert ids == sorted(set(ids)), f"{transport}: in order: {seen}"
             finally:

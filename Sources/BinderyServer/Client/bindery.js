@@ -24,7 +24,8 @@
 //                              data-key (default "id"), updated in place; inside the
 //                              template the same attributes with "item-" read the item:
 //                              data-item-text="title", data-item-class-done="done", …
-//   data-toast="out"           each value shows briefly as a toast (signals)
+//   data-toast="out"           each value shows briefly as a toast (signals), for
+//                              data-toast-ms milliseconds (default 4000)
 //   data-dialog="out"          each value opens the <dialog>: its data-item-* elements bind the
 //                              value's fields, else its [data-dialog-text] shows the text
 //   data-navigate="out"        a ViewModel reference moves the page to that session
@@ -47,6 +48,7 @@
 //                              {"id": 3, "title": "…"}, named by the list's data-key);
 //                              sends go out in order, pending debounced input first
 //   data-debounce="300"        milliseconds to wait for input events (default 250)
+//   data-reset                 on a form: its fields are cleared as it is submitted (once read)
 //   Enter in a form's field, or a click, acts on what was just typed: the debounced
 //   input is sent first and its answer (the session's snapshot) updates the page, so a
 //   submit button enabled by that input (data-enabled="canSend") is enabled in time.

@@ -27,16 +27,19 @@ struct EdgePolicy: Sendable {
         for name in request.repeatedHeaders where name == "host" || name == "origin" {
             throw refuse(.malformedHeaders, 400, "duplicate_header", "the request has more than one \(name == "host" ? "Host" : "Origin") header")
         }
-        guard let hostText = request.header("host") else {
-            guard request.version != "HTTP/1.1" else { throw refuse(.malformedHeaders, 400, "missing_host", "an HTTP/1.1 request must have a Host header") }
-            return
-        }
-        guard let host = HostHeader(hostText) else {
-            throw refuse(.malformedHeaders, 400, "invalid_host", "the Host header is not a host name or address with an optional port")
-        }
-        guard hosts.allows(host) else {
-            throw refuse(.hostNotAllowed, 421, "host_not_allowed",
-                         "this server does not answer to the host '\(host.name)'; start it with --allowed-hosts naming it if it should")
+        // HTTP/1.0 may leave Host out: then there is no name to check, and no origin a page could match.
+        var host: HostHeader?
+        if let hostText = request.header("host") {
+            guard let parsed = HostHeader(hostText) else {
+                throw refuse(.malformedHeaders, 400, "invalid_host", "the Host header is not a host name or address with an optional port")
+            }
+            guard hosts.allows(parsed) else {
+                throw refuse(.hostNotAllowed, 421, "host_not_allowed",
+                             "this server does not answer to the host '\(parsed.name)'; start it with --allowed-hosts naming it if it should")
+            }
+            host = parsed
+        } else if request.version == "HTTP/1.1" {
+            throw refuse(.malformedHeaders, 400, "missing_host", "an HTTP/1.1 request must have a Host header")
         }
         guard request.isWrite else { return }
         if request.header("sec-fetch-site")?.lowercased() == "cross-site" {
@@ -44,8 +47,9 @@ struct EdgePolicy: Sendable {
         }
         if let origin = request.header("origin") {
             let scheme = request.provenance.scheme
-            guard let from = Self.origin(origin), from == Self.normalized(scheme: scheme, host) else {
-                throw refuse(.crossOrigin, 403, "cross_origin", "writes from origin \(origin) are not allowed here (only from \(scheme)://\(hostText))")
+            guard let host, let from = Self.origin(origin), from == Self.normalized(scheme: scheme, host) else {
+                throw refuse(.crossOrigin, 403, "cross_origin",
+                             "writes from origin \(origin) are not allowed here (only from \(scheme)://\(request.header("host") ?? "this server's host"))")
             }
         }
     }

@@ -17,6 +17,8 @@ struct Response: @unchecked Sendable {
     var headers: [(String, String)]
     /// The body.
     var body: Body
+    /// Whether it is an HTML page (its 304 too), which gets the page headers and the browser's cookie.
+    var isPage = false
 
     /// A JSON body with `status`.
     static func json(_ data: Data, status: Int = 200, headers: [(String, String)] = []) -> Response {

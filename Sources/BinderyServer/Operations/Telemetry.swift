@@ -31,9 +31,13 @@ final class Telemetry: Sendable {
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
     private let inputs = Locked<[String: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
     private let sessions = Locked<[String: CoreMetrics.Gauge]>([:])
+    /// Whether a name from a request's path is a registered ViewModel: only
+    /// those get series of their own, so no client can make new ones.
+    private let isRegistered: @Sendable (String) -> Bool
 
-    init(logger: Logger, metrics: Bool) {
+    init(logger: Logger, metrics: Bool, isRegistered: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.logger = logger
+        self.isRegistered = isRegistered
         guard metrics else {
             (registry, factory) = (nil, nil)
             (eventsPublished, eventsDelivered, streamBytes, streamsOpened) = (nil, nil, nil, nil)
@@ -79,14 +83,15 @@ final class Telemetry: Sendable {
             }
             counter.increment()
         }
-        if let factory, method == "POST", let viewModel = route.inputViewModel {
-            let instruments = inputs.withLock { table in
-                if let found = table[viewModel] { return found }
-                let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
-                            CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", viewModel)], factory: factory))
-                table[viewModel] = made
-                return made
-            }
+        if let factory, method == "POST", let viewModel = route.inputViewModel,
+           let instruments = inputs.withLock({ table -> (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)? in
+               if let found = table[viewModel] { return found }
+               guard isRegistered(viewModel) else { return nil }
+               let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
+                           CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", viewModel)], factory: factory))
+               table[viewModel] = made
+               return made
+           }) {
             instruments.count.increment()
             instruments.latency.recordNanoseconds(elapsed.nanoseconds)
         }

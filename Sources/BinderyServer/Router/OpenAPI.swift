@@ -89,7 +89,7 @@ enum OpenAPI {
                 ]],
                 "Event": [
                     "type": "object",
-                    "description": "One server-sent event: an output's value (event = its name, data = its JSON), or the server's own (bindery.reset, bindery.end, bindery.gone)",
+                    "description": "One server-sent event: an output's value (event = its name, data = its JSON), or the server's own (bindery.reset, bindery.end, bindery.gone, bindery.error)",
                     "properties": ["event": ["type": "string"], "data": ["type": "string"], "id": ["type": "string"], "retry": ["type": "integer"]],
                 ],
             ]],

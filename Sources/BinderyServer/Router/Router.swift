@@ -41,10 +41,10 @@ struct Router: Sendable {
         }
     }
 
-    /// A file, with the page headers if it is an HTML page, and the browser's
-    /// cookie if `request` came without one (`BrowserCookie`).
+    /// A file, with the page headers if it is an HTML page (or its 304), and
+    /// the browser's cookie if `request` came without one (`BrowserCookie`).
     private func page(_ file: Response, for request: Request) -> Response {
-        guard file.headers.contains(where: { $0.0 == "Content-Type" && $0.1.hasPrefix("text/html") }) else { return file }
+        guard file.isPage else { return file }
         var page = file
         page.headers += pageHeaders
         if request.browser == nil {
@@ -95,7 +95,7 @@ struct Router: Sendable {
             guard isReady() else { throw HTTPError(status: 503, code: "not_ready", message: "the server is not accepting requests") }
             return .json(Data(#"{"status":"ready"}"#.utf8))
         default:
-            guard let text = metrics() else { throw HTTPError.notFound("metrics are off (--metrics false)") }
+            guard let text = metrics() else { throw HTTPError.notFound("metrics are off (--no-metrics)") }
             return Response(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                             body: .data(text))
         }

@@ -158,6 +158,9 @@ final class HTTPServer: @unchecked Sendable {
     /// The number of open connections.
     var connectionCount: Int { lock.withLock { connections.count } }
 
+    /// The number of connections accepted since the server started.
+    var connectionsAccepted: UInt64 { lock.withLock { nextSerial - 1 } }
+
     /// Drains and stops (see the type's comment); later calls do nothing.
     func stop(grace: Duration) {
         guard let (daemon, open) = lock.withLock({ () -> (OpaquePointer, [Connection])? in

@@ -19,7 +19,8 @@ public final class Server: @unchecked Sendable {
     public init(application: Application, configuration: ServerConfiguration) {
         self.application = application
         self.configuration = configuration
-        let telemetry = Telemetry(logger: configuration.runtime.logger, metrics: configuration.metrics)
+        let telemetry = Telemetry(logger: configuration.runtime.logger, metrics: configuration.metrics,
+                                  isRegistered: { [weak application] name in application?.isRegistered(name) ?? false })
         application.eventEncoder = { id, name, json in
             telemetry.published()
             return ServerSentEvents.event(id: id, name: name, json: json)
@@ -61,6 +62,15 @@ public final class Server: @unchecked Sendable {
 
     /// The number of open connections.
     public var openConnections: Int { http.connectionCount }
+
+    /// Connections accepted since the server started (closed ones included).
+    var connectionsAccepted: UInt64 { http.connectionsAccepted }
+
+    /// Whether the server accepts requests (false while it drains and after).
+    var isAccepting: Bool { http.isReady }
+
+    /// Requests received and not yet finished (waiting for their session, or being answered).
+    var requestsInProgress: Int { http.activity.inProgress }
 
     /// Starts listening, the heartbeat and the idle-session reaper.
     public func start() throws {

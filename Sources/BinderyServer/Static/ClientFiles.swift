@@ -91,10 +91,14 @@ enum ETag {
     /// 200 with the body, or 304 without it if the client already has this version.
     static func response(for request: Request, data: Data, contentType: String, etag: String) -> Response {
         let headers = [("ETag", etag), ("Cache-Control", "no-cache")]
+        var response: Response
         if let tags = request.header("if-none-match"),
            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
-            return .empty(status: 304, headers: headers)
+            response = .empty(status: 304, headers: headers)
+        } else {
+            response = Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: .data(data))
         }
-        return Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: .data(data))
+        response.isPage = contentType.hasPrefix("text/html")
+        return response
     }
 }
