@@ -20,7 +20,6 @@ public final class ViewModelTestStore {
     private var subscription: Disposable?
     private var pending: [(name: String, json: Data, time: TestTime)] = []
     private let fail: (String, StaticString, UInt) -> Void
-    private var isFinished = false
 
     /// A store for the ViewModel `make` creates, with its drivers and signals
     /// delivered inline and its time on `scheduler`.
@@ -53,7 +52,7 @@ public final class ViewModelTestStore {
     }
 
     deinit {
-        if !isFinished { finish() }
+        finish()
         subscription?.dispose()
     }
 
@@ -109,9 +108,9 @@ public final class ViewModelTestStore {
     /// Drops what was received but not yet asserted (for tests that do not care).
     public func skipReceived() { pending = [] }
 
-    /// Fails if any output value was not received; called when the store is released.
+    /// Fails if any output value was not received: in the middle of a test,
+    /// that nothing has arrived yet; called again when the store is released.
     public func finish(file: StaticString = #filePath, line: UInt = #line) {
-        isFinished = true
         guard !pending.isEmpty else { return }
         let missed = pending.map { "  \($0.name) = \(Self.text($0.json)) at \($0.time)" }.joined(separator: "\n")
         pending = []

@@ -1,12 +1,15 @@
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 @testable import Examples
 
+/// The currency example through the exhaustive test store. One tick is a
+/// millisecond and the rate service answers 100 ms after a reload; drivers and
+/// signals deliver inline, so a value lands at the tick of its cause. A
+/// `finish()` in the middle of a test asserts that nothing has arrived yet
+/// (say one tick before the service answers).
 final class CurrencyViewModelTests: XCTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-    private let disposeBag = DisposeBag()
-
     /// The rates of `rates.json`, sorted by code.
     private let rates = [
         CurrencyRate(currency: "AUD", rate: 1.6412),
@@ -26,80 +29,79 @@ final class CurrencyViewModelTests: XCTestCase {
         CurrencyRate(currency: "ZAR", rate: 19.94),
     ]
 
-    private struct Recording {
-        /// Held as a View holds it: its bindings and outputs live as long as it does.
-        let viewModel: CurrencyViewModel
-        let currencies: TestableObserver<[CurrencyRate]>
-        let showCurrencyDetail: TestableObserver<CurrencyRate>
-        let errorMessage: TestableObserver<String>
+    /// A currency ViewModel whose service answers after 100 ms. It says nothing
+    /// until reloaded: neither rates nor an error.
+    private func makeStore() throws -> ViewModelTestStore {
+        let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
+            CurrencyViewModel(service: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)).currencyService)
+        }
+        store.finish() // nothing before a reload
+        return store
     }
 
-    /// A currency ViewModel whose service answers after 100 ms, fed `reloads` and `selections`, with every output recorded.
-    private func currencies(reloads: [TestTime], selections: [(TestTime, String)]) -> Recording {
-        let service = ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)).currencyService
-        let viewModel = CurrencyViewModel(service: service)
-        for time in reloads {
-            scheduler.scheduleAt(time) { viewModel.input.reload.accept(()) }
-        }
-        for (time, code) in selections {
-            scheduler.scheduleAt(time) { viewModel.input.selectCurrency.accept(code) }
-        }
-        let recording = Recording(
-            viewModel: viewModel,
-            currencies: scheduler.createObserver([CurrencyRate].self),
-            showCurrencyDetail: scheduler.createObserver(CurrencyRate.self),
-            errorMessage: scheduler.createObserver(String.self)
-        )
-        viewModel.output.currencies.drive(recording.currencies).disposed(by: disposeBag)
-        viewModel.output.showCurrencyDetail.emit(to: recording.showCurrencyDetail).disposed(by: disposeBag)
-        viewModel.output.errorMessage.drive(recording.errorMessage).disposed(by: disposeBag)
-        return recording
+    func testReloadLoadsTheRatesSortedByCode() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("reload")
+        store.advance(by: 99)
+        store.finish() // the rates are on their way
+        store.advance(by: 1)
+        store.receive("currencies", rates)
+
+        store.advance(by: 1_000)
+        store.finish() // no error, no detail, nothing more
     }
 
-    func testReloadLoadsTheRatesSortedByCode() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = currencies(reloads: [100], selections: [])
+    func testSelectCurrencyShowsItsRate() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("reload")
+        store.advance(by: 100)
+        store.receive("currencies", rates)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("selectCurrency", "USD")
+        store.receive("showCurrencyDetail", CurrencyRate(currency: "USD", rate: 1.0852))
+        store.advance(by: 100)
+        store.send("selectCurrency", "JPY")
+        store.receive("showCurrencyDetail", CurrencyRate(currency: "JPY", rate: 163.27))
 
-            XCTAssertEqual(recording.currencies.events, [.next(201, rates)])
-            XCTAssertEqual(recording.showCurrencyDetail.events, [])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish()
     }
 
-    func testSelectCurrencyShowsItsRate() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = currencies(reloads: [100], selections: [(300, "USD"), (400, "JPY")])
+    func testSelectingAnUnknownCodeShowsNothing() throws {
+        let store = try makeStore()
+        store.advance(by: 50)
+        store.send("selectCurrency", "USD") // no rates yet
+        store.advance(by: 50)
+        store.send("reload")
+        store.advance(by: 100)
+        store.receive("currencies", rates)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("selectCurrency", "XXX") // no such currency
+        store.finish()
+        store.advance(by: 100)
+        store.send("selectCurrency", "GBP")
+        store.receive("showCurrencyDetail", CurrencyRate(currency: "GBP", rate: 0.8634))
 
-            XCTAssertEqual(recording.showCurrencyDetail.events, [
-                .next(301, CurrencyRate(currency: "USD", rate: 1.0852)),
-                .next(401, CurrencyRate(currency: "JPY", rate: 163.27)),
-            ])
-        }
+        store.advance(by: 1_000)
+        store.finish()
     }
 
-    func testSelectingAnUnknownCodeShowsNothing() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            // 50: no rates yet; 300: no such currency.
-            let recording = currencies(reloads: [100], selections: [(50, "USD"), (300, "XXX"), (400, "GBP")])
+    func testReloadingTwiceKeepsOnlyTheLatestFetch() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("reload")
+        store.advance(by: 50)
+        store.send("reload")
+        store.advance(by: 99)
+        store.finish() // the first fetch, due at 200, was dropped
+        store.advance(by: 1)
+        store.receive("currencies", rates)
 
-            scheduler.start()
-
-            XCTAssertEqual(recording.showCurrencyDetail.events, [.next(401, CurrencyRate(currency: "GBP", rate: 0.8634))])
-        }
-    }
-
-    func testReloadingTwiceKeepsOnlyTheLatestFetch() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = currencies(reloads: [100, 150], selections: [])
-
-            scheduler.start()
-
-            XCTAssertEqual(recording.currencies.events, [.next(251, rates)])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no error, and the dropped fetch never answers
     }
 }

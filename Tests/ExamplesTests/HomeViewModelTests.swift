@@ -1,12 +1,15 @@
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 @testable import Examples
 
+/// The home example through the exhaustive test store, its subjects named as
+/// outputs as the registration names them. One tick is a millisecond and the
+/// album service answers (or fails) 300 ms after a request; the subjects emit
+/// at the tick of their cause. A `finish()` in the middle of a test asserts
+/// that nothing has arrived yet.
 final class HomeViewModelTests: XCTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-    private let disposeBag = DisposeBag()
-
     private let albums = [
         Album(id: 1, name: "Kind of Blue", artist: "Miles Davis", year: 1959),
         Album(id: 2, name: "A Love Supreme", artist: "John Coltrane", year: 1965),
@@ -24,112 +27,134 @@ final class HomeViewModelTests: XCTestCase {
         Track(id: 6, name: "Take Five", album: "Time Out"),
     ]
 
-    private struct Recording {
-        /// Held as a View holds it: its bindings and outputs live as long as it does.
-        let viewModel: HomeViewModel
-        let albums: TestableObserver<[Album]>
-        let tracks: TestableObserver<[Track]>
-        let loading: TestableObserver<Bool>
-        let error: TestableObserver<HomeViewModel.HomeError>
+    private let offline = HomeViewModel.HomeError.internetError("The Internet connection appears to be offline.")
+    private let maintenance = HomeViewModel.HomeError.serverMessage("The server is under maintenance; try again later.")
+
+    /// A home ViewModel whose album service answers after 300 ms (or fails as
+    /// `failure` says). It says nothing until asked for data.
+    private func makeStore(failure: String? = nil) throws -> ViewModelTestStore {
+        let store = try ViewModelTestStore(
+            scheduler: TestScheduler(initialClock: 0, resolution: 0.001),
+            outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]
+        ) { scheduler in
+            // The album service takes its latency from the mode, not from the provider.
+            HomeViewModel(
+                service: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)).albumService,
+                mode: AlbumServiceMode(latencyMilliseconds: 300, failure: failure)
+            )
+        }
+        store.finish() // nothing before a request
+        return store
     }
 
-    /// A home ViewModel whose album service answers after 300 ms (or fails as `failure` says), asked for data at `requests`.
-    private func home(failure: String? = nil, requests: [TestTime]) -> Recording {
-        // The album service takes its latency from the mode, not from the provider.
-        let service = ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)).albumService
-        let viewModel = HomeViewModel(service: service, mode: AlbumServiceMode(latencyMilliseconds: 300, failure: failure))
-        for time in requests {
-            scheduler.scheduleAt(time) { viewModel.requestData.accept(()) }
-        }
-        let recording = Recording(
-            viewModel: viewModel,
-            albums: scheduler.createObserver([Album].self),
-            tracks: scheduler.createObserver([Track].self),
-            loading: scheduler.createObserver(Bool.self),
-            error: scheduler.createObserver(HomeViewModel.HomeError.self)
-        )
-        viewModel.albums.subscribe(recording.albums).disposed(by: disposeBag)
-        viewModel.tracks.subscribe(recording.tracks).disposed(by: disposeBag)
-        viewModel.loading.subscribe(recording.loading).disposed(by: disposeBag)
-        viewModel.error.subscribe(recording.error).disposed(by: disposeBag)
-        return recording
+    func testRequestDataLoadsAlbumsAndTracks() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 299)
+        store.finish() // the data is on its way
+        store.advance(by: 1)
+        store.receive("albums", albums)
+        store.receive("tracks", tracks)
+        store.receive("loading", false)
+
+        store.advance(by: 1_000)
+        store.finish() // no error
     }
 
-    func testRequestDataLoadsAlbumsAndTracks() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = home(requests: [100])
+    func testAnInternetFailureEmitsAnInternetError() throws {
+        let store = try makeStore(failure: "internet")
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 299)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("error", offline)
+        store.receive("loading", false)
 
-            scheduler.start()
-
-            XCTAssertEqual(recording.loading.events, [.next(100, true), .next(400, false)])
-            XCTAssertEqual(recording.albums.events, [.next(400, albums)])
-            XCTAssertEqual(recording.tracks.events, [.next(400, tracks)])
-            XCTAssertEqual(recording.error.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no albums, no tracks
     }
 
-    func testAnInternetFailureEmitsAnInternetError() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = home(failure: "internet", requests: [100])
+    func testAServerFailureEmitsTheServersMessage() throws {
+        let store = try makeStore(failure: "server")
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 299)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("error", maintenance)
+        store.receive("loading", false)
 
-            scheduler.start()
-
-            XCTAssertEqual(recording.error.events, [.next(400, .internetError("The Internet connection appears to be offline."))])
-            XCTAssertEqual(recording.loading.events, [.next(100, true), .next(400, false)])
-            XCTAssertEqual(recording.albums.events, [])
-            XCTAssertEqual(recording.tracks.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no albums, no tracks
     }
 
-    func testAServerFailureEmitsTheServersMessage() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = home(failure: "server", requests: [100])
+    func testRequestingAgainAfterAFailureStillFails() throws {
+        let store = try makeStore(failure: "internet")
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 299)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("error", offline)
+        store.receive("loading", false)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 299)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("error", offline)
+        store.receive("loading", false)
 
-            XCTAssertEqual(recording.error.events, [.next(400, .serverMessage("The server is under maintenance; try again later."))])
-            XCTAssertEqual(recording.loading.events, [.next(100, true), .next(400, false)])
-            XCTAssertEqual(recording.albums.events, [])
-            XCTAssertEqual(recording.tracks.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no albums, no tracks
     }
 
-    func testRequestingAgainAfterAFailureStillFails() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = home(failure: "internet", requests: [100, 500])
+    func testRequestingTwiceKeepsOnlyTheLatestResult() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 299)
+        store.finish() // the first request's data, due at 400, was dropped
+        store.advance(by: 1)
+        store.receive("albums", albums)
+        store.receive("tracks", tracks)
+        store.receive("loading", false)
 
-            scheduler.start()
-
-            XCTAssertEqual(recording.error.events, [
-                .next(400, .internetError("The Internet connection appears to be offline.")),
-                .next(800, .internetError("The Internet connection appears to be offline.")),
-            ])
-            XCTAssertEqual(recording.loading.events, [.next(100, true), .next(400, false), .next(500, true), .next(800, false)])
-        }
+        store.advance(by: 1_000)
+        store.finish() // one result only, and no error
     }
 
-    func testRequestingTwiceKeepsOnlyTheLatestResult() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = home(requests: [100, 200])
-
-            scheduler.start()
-
-            XCTAssertEqual(recording.albums.events, [.next(500, albums)])
-            XCTAssertEqual(recording.tracks.events, [.next(500, tracks)])
-            XCTAssertEqual(recording.error.events, [])
-        }
-    }
-
-    func testLoadingStaysTrueWhileALaterRequestIsOnItsWay() {
-        var loading: [Recorded<Event<Bool>>] = []
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = home(requests: [100, 200])
-
-            scheduler.start()
-
-            loading = recording.loading.events
-        }
+    func testLoadingStaysTrueWhileALaterRequestIsOnItsWay() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 100)
+        store.send("requestData")
+        store.receive("loading", true)
+        store.advance(by: 200)
         // The first request, replaced by the second, must not turn loading off.
-        XCTAssertEqual(loading, [.next(100, true), .next(200, true), .next(500, false)])
+        store.finish()
+        store.advance(by: 99)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("albums", albums)
+        store.receive("tracks", tracks)
+        store.receive("loading", false)
+
+        store.advance(by: 1_000)
+        store.finish()
     }
 }

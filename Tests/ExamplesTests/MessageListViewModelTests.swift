@@ -1,107 +1,120 @@
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 @testable import Examples
 
+/// The message composer through the exhaustive test store. One tick is a
+/// millisecond and the message service answers 100 ms after a send; drivers
+/// and signals deliver inline, so a value lands at the tick of its cause. A
+/// `finish()` in the middle of a test asserts that nothing has arrived yet
+/// (one tick before the service answers).
 final class MessageListViewModelTests: XCTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-    private let disposeBag = DisposeBag()
+    private let lengthError = "A message has 1 to 280 characters."
 
-    private struct Recording {
-        /// Held as a View holds it: its bindings and outputs live as long as it does.
-        let viewModel: MessageListViewModel
-        let messages: TestableObserver<[Message]>
-        let draft: TestableObserver<String>
-        let isSending: TestableObserver<Bool>
-        let canSend: TestableObserver<Bool>
-        let errorMessage: TestableObserver<String>
+    /// A message list whose service answers after 100 ms, its initial state received.
+    private func makeStore() throws -> ViewModelTestStore {
+        let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
+            MessageListViewModel(services: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)))
+        }
+        store.receive("messages", [Message]())
+        store.receive("draft", "")
+        store.receive("isSending", false)
+        store.receive("canSend", false)
+        return store
     }
 
-    /// A message list whose service answers after 100 ms, fed `edits` and `sendTaps`, with every output recorded.
-    private func messageList(edits: [(TestTime, String)], sendTaps: [TestTime]) -> Recording {
-        let viewModel = MessageListViewModel(services: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)))
-        for (time, text) in edits {
-            scheduler.scheduleAt(time) { viewModel.editText.accept(text) }
-        }
-        for time in sendTaps {
-            scheduler.scheduleAt(time) { viewModel.sendTap.accept(()) }
-        }
-        let recording = Recording(
-            viewModel: viewModel,
-            messages: scheduler.createObserver([Message].self),
-            draft: scheduler.createObserver(String.self),
-            isSending: scheduler.createObserver(Bool.self),
-            canSend: scheduler.createObserver(Bool.self),
-            errorMessage: scheduler.createObserver(String.self)
-        )
-        viewModel.messages.drive(recording.messages).disposed(by: disposeBag)
-        viewModel.draft.drive(recording.draft).disposed(by: disposeBag)
-        viewModel.isSending.drive(recording.isSending).disposed(by: disposeBag)
-        viewModel.canSend.drive(recording.canSend).disposed(by: disposeBag)
-        viewModel.errorMessage.emit(to: recording.errorMessage).disposed(by: disposeBag)
-        return recording
+    func testSendTapSendsTheDraftAfterTheLatency() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("editText", "Hello")
+        store.receive("draft", "Hello")
+        store.receive("canSend", true)
+
+        store.advance(by: 100)
+        store.send("sendTap")
+        store.receive("isSending", true)
+        store.receive("canSend", false)
+        store.advance(by: 99)
+        store.finish() // the message is on its way
+        store.advance(by: 1)
+        store.receive("messages", [Message(id: 1, text: "Hello")])
+        // Both the draft and the sending state change at 300, so `canSend` reports each.
+        store.receive("draft", "")
+        store.receive("canSend", false)
+        store.receive("isSending", false)
+        store.receive("canSend", false)
+
+        store.advance(by: 1_000)
+        store.finish() // no error
     }
 
-    func testSendTapSendsTheDraftAfterTheLatency() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = messageList(edits: [(100, "Hello")], sendTaps: [200])
+    func testSendingAnEmptyDraftShowsTheError() throws {
+        let store = try makeStore()
+        store.advance(by: 200)
+        store.send("sendTap")
+        store.receive("isSending", true)
+        store.receive("canSend", false)
+        store.advance(by: 99)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("errorMessage", lengthError)
+        store.receive("isSending", false)
+        store.receive("canSend", false)
 
-            scheduler.start()
-
-            XCTAssertEqual(recording.messages.events, [.next(1, []), .next(301, [Message(id: 1, text: "Hello")])])
-            XCTAssertEqual(recording.draft.events, [.next(1, ""), .next(101, "Hello"), .next(301, "")])
-            XCTAssertEqual(recording.isSending.events, [.next(1, false), .next(201, true), .next(301, false)])
-            // Both the draft and the sending state change at 300, so `canSend` reports each.
-            XCTAssertEqual(recording.canSend.events, [
-                .next(1, false),
-                .next(101, true),
-                .next(201, false),
-                .next(301, false),
-                .next(301, false),
-            ])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no message, and the draft stays empty
     }
 
-    func testSendingAnEmptyDraftShowsTheError() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = messageList(edits: [], sendTaps: [200])
+    func testSendingATooLongDraftShowsTheErrorAndKeepsTheDraft() throws {
+        let tooLong = String(repeating: "a", count: 281)
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("editText", tooLong)
+        store.receive("draft", tooLong)
+        store.receive("canSend", true)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("sendTap")
+        store.receive("isSending", true)
+        store.receive("canSend", false)
+        store.advance(by: 99)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("errorMessage", lengthError)
+        store.receive("isSending", false)
+        store.receive("canSend", true) // the draft is still there to send again
 
-            XCTAssertEqual(recording.errorMessage.events, [.next(301, "A message has 1 to 280 characters.")])
-            XCTAssertEqual(recording.messages.events, [.next(1, [])])
-            XCTAssertEqual(recording.draft.events, [.next(1, "")])
-            XCTAssertEqual(recording.isSending.events, [.next(1, false), .next(201, true), .next(301, false)])
-            XCTAssertEqual(recording.canSend.events, [.next(1, false), .next(201, false), .next(301, false)])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no message, and the draft is not cleared
     }
 
-    func testSendingATooLongDraftShowsTheErrorAndKeepsTheDraft() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let tooLong = String(repeating: "a", count: 281)
-            let recording = messageList(edits: [(100, tooLong)], sendTaps: [200])
+    func testSendTapWhileSendingIsIgnored() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("editText", "Hello")
+        store.receive("draft", "Hello")
+        store.receive("canSend", true)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("sendTap")
+        store.receive("isSending", true)
+        store.receive("canSend", false)
+        store.advance(by: 40)
+        store.send("editText", "World")
+        store.receive("draft", "World")
+        store.receive("canSend", false) // still sending
+        store.advance(by: 10)
+        store.send("sendTap") // ignored: "Hello" is on its way
+        store.advance(by: 49)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("messages", [Message(id: 1, text: "Hello")])
+        // What was typed while "Hello" was on its way stays in the field.
+        store.receive("isSending", false)
+        store.receive("canSend", true)
 
-            XCTAssertEqual(recording.errorMessage.events, [.next(301, "A message has 1 to 280 characters.")])
-            XCTAssertEqual(recording.messages.events, [.next(1, [])])
-            XCTAssertEqual(recording.draft.events, [.next(1, ""), .next(101, tooLong)])
-            XCTAssertEqual(recording.isSending.events, [.next(1, false), .next(201, true), .next(301, false)])
-        }
-    }
-
-    func testSendTapWhileSendingIsIgnored() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = messageList(edits: [(100, "Hello"), (240, "World")], sendTaps: [200, 250])
-
-            scheduler.start()
-
-            XCTAssertEqual(recording.messages.events, [.next(1, []), .next(301, [Message(id: 1, text: "Hello")])])
-            XCTAssertEqual(recording.isSending.events, [.next(1, false), .next(201, true), .next(301, false)])
-            // What was typed while "Hello" was on its way stays in the field.
-            XCTAssertEqual(recording.draft.events, [.next(1, ""), .next(101, "Hello"), .next(241, "World")])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // one message only, and no error
     }
 }

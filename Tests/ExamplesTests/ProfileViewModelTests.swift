@@ -1,132 +1,117 @@
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 @testable import Examples
 
+/// The profile example through the exhaustive test store. One tick is a
+/// millisecond and the user service answers 100 ms after each call (loading
+/// the user as the ViewModel is made, then each follow or unfollow); drivers
+/// and signals deliver inline, so a value lands at the tick of its cause. A
+/// `finish()` in the middle of a test asserts that nothing has arrived yet
+/// (one tick before the service answers).
 final class ProfileViewModelTests: XCTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-    private let disposeBag = DisposeBag()
-
-    private struct Recording {
-        /// Held as a View holds it: its bindings and outputs live as long as it does.
-        let viewModel: ProfileViewModel
-        let name: TestableObserver<String>
-        let followers: TestableObserver<Int>
-        let isFollowing: TestableObserver<Bool>
-        let followButtonTitle: TestableObserver<String>
-        let isLoading: TestableObserver<Bool>
-        let errorMessage: TestableObserver<String>
+    /// A profile of `userID` whose services answer after 100 ms, its user loaded.
+    private func makeStore(userID: Int, name: String, followers: Int) throws -> ViewModelTestStore {
+        let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
+            ProfileViewModel(userID: userID, services: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)))
+        }
+        store.receive("isLoading", true)
+        store.advance(by: 99)
+        store.finish() // the user is on the way
+        store.advance(by: 1)
+        store.receive("name", name)
+        store.receive("followers", followers)
+        store.receive("isFollowing", false)
+        store.receive("followButtonTitle", "Follow")
+        store.receive("isLoading", false)
+        return store
     }
 
-    /// A profile of `userID` whose services answer after 100 ms, tapped at `followTaps`, with every output recorded.
-    private func profile(userID: Int, followTaps: [TestTime]) -> Recording {
-        let services = ServiceProvider(scheduler: scheduler, latency: .milliseconds(100))
-        let viewModel = ProfileViewModel(userID: userID, services: services)
-        for time in followTaps {
-            scheduler.scheduleAt(time) { viewModel.followTap.accept(()) }
-        }
-        let recording = Recording(
-            viewModel: viewModel,
-            name: scheduler.createObserver(String.self),
-            followers: scheduler.createObserver(Int.self),
-            isFollowing: scheduler.createObserver(Bool.self),
-            followButtonTitle: scheduler.createObserver(String.self),
-            isLoading: scheduler.createObserver(Bool.self),
-            errorMessage: scheduler.createObserver(String.self)
-        )
-        viewModel.name.drive(recording.name).disposed(by: disposeBag)
-        viewModel.followers.drive(recording.followers).disposed(by: disposeBag)
-        viewModel.isFollowing.drive(recording.isFollowing).disposed(by: disposeBag)
-        viewModel.followButtonTitle.drive(recording.followButtonTitle).disposed(by: disposeBag)
-        viewModel.isLoading.drive(recording.isLoading).disposed(by: disposeBag)
-        viewModel.errorMessage.emit(to: recording.errorMessage).disposed(by: disposeBag)
-        return recording
+    func testLoadsTheUser() throws {
+        let store = try makeStore(userID: 1, name: "Ada Lovelace", followers: 1815)
+        store.advance(by: 1_000)
+        store.finish() // no error, nothing more
     }
 
-    func testLoadsTheUser() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = profile(userID: 1, followTaps: [])
+    func testFollowTapFollowsAndTheNextOneUnfollows() throws {
+        let store = try makeStore(userID: 1, name: "Ada Lovelace", followers: 1815)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("followTap")
+        store.receive("isLoading", true)
+        store.advance(by: 99)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("name", "Ada Lovelace")
+        store.receive("followers", 1816)
+        store.receive("isFollowing", true)
+        store.receive("followButtonTitle", "Unfollow")
+        store.receive("isLoading", false)
 
-            XCTAssertEqual(recording.name.events, [.next(101, "Ada Lovelace")])
-            XCTAssertEqual(recording.followers.events, [.next(101, 1815)])
-            XCTAssertEqual(recording.isFollowing.events, [.next(101, false)])
-            XCTAssertEqual(recording.followButtonTitle.events, [.next(101, "Follow")])
-            XCTAssertEqual(recording.isLoading.events, [.next(1, true), .next(101, false)])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 100)
+        store.send("followTap")
+        store.receive("isLoading", true)
+        store.advance(by: 99)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("name", "Ada Lovelace")
+        store.receive("followers", 1815)
+        store.receive("isFollowing", false)
+        store.receive("followButtonTitle", "Follow")
+        store.receive("isLoading", false)
+
+        store.advance(by: 1_000)
+        store.finish() // no error
     }
 
-    func testFollowTapFollowsAndTheNextOneUnfollows() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = profile(userID: 1, followTaps: [200, 400])
+    func testFollowingAUserWhoRefusesFollowersShowsTheError() throws {
+        let store = try makeStore(userID: 3, name: "Private Account", followers: 0)
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("followTap")
+        store.receive("isLoading", true)
+        store.advance(by: 99)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("errorMessage", "Private Account does not accept new followers.")
+        store.receive("isLoading", false)
 
-            XCTAssertEqual(recording.name.events, [
-                .next(101, "Ada Lovelace"),
-                .next(301, "Ada Lovelace"),
-                .next(501, "Ada Lovelace"),
-            ])
-            XCTAssertEqual(recording.followers.events, [.next(101, 1815), .next(301, 1816), .next(501, 1815)])
-            XCTAssertEqual(recording.isFollowing.events, [.next(101, false), .next(301, true), .next(501, false)])
-            XCTAssertEqual(recording.followButtonTitle.events, [
-                .next(101, "Follow"),
-                .next(301, "Unfollow"),
-                .next(501, "Follow"),
-            ])
-            XCTAssertEqual(recording.isLoading.events, [
-                .next(1, true),
-                .next(101, false),
-                .next(201, true),
-                .next(301, false),
-                .next(401, true),
-                .next(501, false),
-            ])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // the profile is unchanged: nothing is sent again
     }
 
-    func testFollowingAUserWhoRefusesFollowersShowsTheError() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recording = profile(userID: 3, followTaps: [200])
-
-            scheduler.start()
-
-            XCTAssertEqual(recording.errorMessage.events, [
-                .next(301, "Private Account does not accept new followers."),
-            ])
-            XCTAssertEqual(recording.name.events, [.next(101, "Private Account")])
-            XCTAssertEqual(recording.followers.events, [.next(101, 0)])
-            XCTAssertEqual(recording.isFollowing.events, [.next(101, false)])
-            XCTAssertEqual(recording.followButtonTitle.events, [.next(101, "Follow")])
-            XCTAssertEqual(recording.isLoading.events, [
-                .next(1, true),
-                .next(101, false),
-                .next(201, true),
-                .next(301, false),
-            ])
+    func testTapsWhileLoadingAreIgnored() throws {
+        let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
+            ProfileViewModel(userID: 1, services: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)))
         }
-    }
+        store.receive("isLoading", true)
+        store.advance(by: 50)
+        store.send("followTap") // ignored: the user is still loading
+        store.advance(by: 49)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("name", "Ada Lovelace")
+        store.receive("followers", 1815)
+        store.receive("isFollowing", false)
+        store.receive("followButtonTitle", "Follow")
+        store.receive("isLoading", false)
 
-    func testTapsWhileLoadingAreIgnored() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            // 50: the user is still loading; 250: the follow sent at 200 is still on its way.
-            let recording = profile(userID: 1, followTaps: [50, 200, 250])
+        store.advance(by: 100)
+        store.send("followTap")
+        store.receive("isLoading", true)
+        store.advance(by: 50)
+        store.send("followTap") // ignored: the follow sent at 200 is still on its way
+        store.advance(by: 49)
+        store.finish()
+        store.advance(by: 1)
+        store.receive("name", "Ada Lovelace")
+        store.receive("followers", 1816)
+        store.receive("isFollowing", true)
+        store.receive("followButtonTitle", "Unfollow")
+        store.receive("isLoading", false)
 
-            scheduler.start()
-
-            XCTAssertEqual(recording.followers.events, [.next(101, 1815), .next(301, 1816)])
-            XCTAssertEqual(recording.isFollowing.events, [.next(101, false), .next(301, true)])
-            XCTAssertEqual(recording.followButtonTitle.events, [.next(101, "Follow"), .next(301, "Unfollow")])
-            XCTAssertEqual(recording.isLoading.events, [
-                .next(1, true),
-                .next(101, false),
-                .next(201, true),
-                .next(301, false),
-            ])
-            XCTAssertEqual(recording.errorMessage.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // neither ignored tap follows or unfollows later, and no error
     }
 }

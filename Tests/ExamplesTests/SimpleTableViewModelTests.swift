@@ -1,75 +1,79 @@
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 @testable import Examples
 
+/// The single-method binding article's table through the exhaustive test store,
+/// its `Input` fed by name as the server feeds it. The items start empty and
+/// everything happens at the tick of its cause (one tick is a millisecond).
 final class SimpleTableViewModelTests: XCTestCase {
-    private let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
-    private let disposeBag = DisposeBag()
-
-    /// Binds a table ViewModel to hot `fetchItems` and `selectItem` inputs and records both outputs.
-    private func bind(fetchItems: [Recorded<Event<Void>>], selectItem: [Recorded<Event<Int>>]) -> (output: SimpleTableViewModel.Output, items: TestableObserver<[Item]>, showItemContent: TestableObserver<String>) {
-        let viewModel = SimpleTableViewModel(itemService: ItemService())
-        let output = viewModel.bind(SimpleTableViewModel.Input(
-            fetchItems: scheduler.createHotObservable(fetchItems).asObservable(),
-            selectItem: scheduler.createHotObservable(selectItem).asObservable()
-        ))
-        let items = scheduler.createObserver([Item].self)
-        let showItemContent = scheduler.createObserver(String.self)
-        output.items.drive(items).disposed(by: disposeBag)
-        output.showItemContent.emit(to: showItemContent).disposed(by: disposeBag)
-        // The output is returned so the test holds it, as a View would.
-        return (output, items, showItemContent)
+    /// A table ViewModel in a store, with its empty list received.
+    private func makeStore() throws -> ViewModelTestStore {
+        let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { _ in
+            SimpleTableViewModel(itemService: ItemService())
+        }
+        store.receive("items", [Item]())
+        return store
     }
 
-    func testFetchItemsLoadsTheItems() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recorded = bind(fetchItems: [.next(100, ())], selectItem: [])
+    func testFetchItemsLoadsTheItems() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.finish() // nothing until fetched
+        store.send("fetchItems")
+        store.receive("items", ItemService().items())
 
-            scheduler.start()
-
-            XCTAssertEqual(recorded.items.events, [
-                .next(1, []),
-                .next(101, ItemService().items()),
-            ])
-            XCTAssertEqual(recorded.showItemContent.events, [])
-        }
+        store.advance(by: 1_000)
+        store.finish() // no content shown
     }
 
-    func testSelectItemShowsTheItemsContent() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recorded = bind(fetchItems: [.next(100, ())], selectItem: [.next(200, 3), .next(300, 1)])
+    func testSelectItemShowsTheItemsContent() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("fetchItems")
+        store.receive("items", ItemService().items())
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("selectItem", 3)
+        store.receive("showItemContent", "Shared, replaying, never failing: state for the View.")
+        store.advance(by: 100)
+        store.send("selectItem", 1)
+        store.receive("showItemContent", "A sequence of events over time: next* (error | completed)?")
 
-            XCTAssertEqual(recorded.showItemContent.events, [
-                .next(201, "Shared, replaying, never failing: state for the View."),
-                .next(301, "A sequence of events over time: next* (error | completed)?"),
-            ])
-        }
+        store.advance(by: 1_000)
+        store.finish()
     }
 
-    func testSelectingAnUnknownItemShowsNothing() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recorded = bind(fetchItems: [.next(100, ())], selectItem: [.next(200, 42), .next(300, 2)])
+    func testSelectingAnUnknownItemShowsNothing() throws {
+        let store = try makeStore()
+        store.advance(by: 100)
+        store.send("fetchItems")
+        store.receive("items", ItemService().items())
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("selectItem", 42)
+        store.advance(by: 100)
+        store.send("selectItem", 2)
+        store.receive("showItemContent", "Both an observer and an observable; relays never terminate.")
 
-            XCTAssertEqual(recorded.showItemContent.events, [
-                .next(301, "Both an observer and an observable; relays never terminate."),
-            ])
-        }
+        store.advance(by: 1_000)
+        store.finish()
     }
 
-    func testSelectingBeforeFetchingShowsNothing() {
-        SharingScheduler.mock(scheduler: scheduler) {
-            let recorded = bind(fetchItems: [.next(100, ())], selectItem: [.next(50, 1), .next(200, 4)])
+    func testSelectingBeforeFetchingShowsNothing() throws {
+        let store = try makeStore()
+        store.advance(by: 50)
+        store.send("selectItem", 1) // no items yet
+        store.advance(by: 50)
+        store.send("fetchItems")
+        store.receive("items", ItemService().items())
 
-            scheduler.start()
+        store.advance(by: 100)
+        store.send("selectItem", 4)
+        store.receive("showItemContent", "Shared, not replaying, never failing: events for the View.")
 
-            XCTAssertEqual(recorded.showItemContent.events, [
-                .next(201, "Shared, not replaying, never failing: events for the View."),
-            ])
-        }
+        store.advance(by: 1_000)
+        store.finish()
     }
 }
