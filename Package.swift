@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
+        .executable(name: "bindery-bench", targets: ["BinderyBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,10 +31,10 @@ let package = Package(
         .target(name: "BinderyRx"),
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"]),
         .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "BinderyDatabase", dependencies: ["Bindery", .product(name: "GRDB", package: "GRDB.swift")],
+        .target(name: "BinderyDatabase", dependencies: ["Bindery", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "BinderyServer", dependencies: [
-            "Bindery", "BinderyRx", "BinderyDatabase", "CMicroHTTPD",
+            "Bindery", "BinderyRx", "CMicroHTTPD",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -43,28 +44,24 @@ let package = Package(
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
         .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase"]),
+        // The examples and the todo list as one app: what `bindery` serves, the benchmarks measure and the tests start.
+        .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyDatabase", "Examples", "Todo"]),
+        // What ships: serve and probe, nothing else.
+        .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
+        // What measures, never shipped: the bench commands, the C floor and the load client.
         .executableTarget(
-            name: "bindery",
+            name: "BinderyBench",
             dependencies: [
-                "Bindery", "BinderyServer", "BinderyTesting", "Examples", "Todo",
+                "Bindery", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(
-            name: "BenchFloor",
-            dependencies: ["CMicroHTTPD"],
-            path: "Benchmarks/Floor",
-            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
-        ),
-        .executableTarget(
-            name: "BenchLoad",
-            path: "Benchmarks/Load",
-            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
-        ),
+        .executableTarget(name: "BenchFloor", dependencies: ["CMicroHTTPD"], path: "Benchmarks/Floor"),
+        .executableTarget(name: "BenchLoad", path: "Benchmarks/Load"),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "Bindery", "BinderyServer", "BinderyTesting", "Examples", "Todo", .product(name: "Logging", package: "swift-log"),
+            "bindery", "Bindery", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
         .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),

@@ -1,11 +1,14 @@
 import Bindery
 @_exported import GRDB
+import Logging
 
 /// The app's embedded SQLite database (GRDB), handed to ViewModels through
-/// the application's services: `try context.services.get((any DatabaseWriter).self)`.
+/// the application's services: `try context.services.database()`.
 ///
-/// A `BinderyApp` registers one, opened on first use at `--database`
-/// (`bindery.sqlite` in the working directory by default). It is in WAL mode
+/// An app that wants one registers it, opened on first use at `--database`
+/// (`bindery.sqlite` in the working directory by default):
+/// `app.services.registerDatabase(path: app.configuration.databasePath)`.
+/// An app without one links neither this module nor GRDB. It is in WAL mode
 /// (readers never wait for the writer) with `synchronous = FULL`: a write
 /// transaction that has returned is on disk, so an input that writes in its
 /// turn is durable before its POST is answered, and survives `kill -9` or a
@@ -37,5 +40,15 @@ extension Services {
     /// The app's database (see `BinderyDatabase`).
     public func database() throws -> any DatabaseWriter {
         try get((any DatabaseWriter).self)
+    }
+
+    /// Registers the app's database at `path` (`:memory:` keeps it in
+    /// memory), opened the first time a ViewModel asks for it, and said so on `logger`.
+    public func registerDatabase(path: String, logger: Logger? = nil) {
+        register((any DatabaseWriter).self) { _ in
+            let database = try BinderyDatabase.open(path: path)
+            logger?.info("database opened", metadata: ["path": "\(path)"])
+            return database
+        }
     }
 }

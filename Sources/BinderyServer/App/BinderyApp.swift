@@ -1,5 +1,4 @@
 import Bindery
-import BinderyDatabase
 import Dispatch
 import Foundation
 
@@ -30,13 +29,6 @@ public final class BinderyApp: Sendable {
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
         application = Application(configuration: configuration.runtime)
-        // The database, opened when a ViewModel first asks for it.
-        let path = configuration.databasePath, logger = configuration.runtime.logger
-        application.services.register((any DatabaseWriter).self) { _ in
-            let database = try BinderyDatabase.open(path: path)
-            logger.info("database opened", metadata: ["path": "\(path)"])
-            return database
-        }
     }
 
     /// An app configured by the command line and the environment over
@@ -71,7 +63,8 @@ public final class BinderyApp: Sendable {
     }
 
     /// What the ViewModels need from outside, handed to every factory
-    /// (`context.services`): the app's database is there (`services.database()`).
+    /// (`context.services`). An app with a database registers it here
+    /// (`BinderyDatabase`: `services.registerDatabase(path: configuration.databasePath)`).
     public var services: Services { application.services }
 
     /// Registers a ViewModel under `name` (see `Application.register`).

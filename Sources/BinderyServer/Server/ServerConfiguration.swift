@@ -67,8 +67,8 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL = URL(fileURLWithPath: "Public")
     /// Whether `/metrics` counts (on by default; off saves a few atomic adds per request and per stream write).
     public var metrics = true
-    /// The SQLite file the app's database lives in (`BinderyDatabase`), opened
-    /// the first time a ViewModel asks for it; `:memory:` keeps it in memory.
+    /// The SQLite file the app's database lives in, for an app that registers
+    /// one (`BinderyDatabase`'s `registerDatabase`); `:memory:` keeps it in memory.
     public var databasePath = "bindery.sqlite"
     /// The app's authentication: every `/api` request goes through it first,
     /// and the identity it returns reaches the ViewModel factory and binds the

@@ -1,7 +1,7 @@
 import BinderyTesting
 import Foundation
 import XCTest
-@testable import bindery
+import ExampleApp
 @testable import BinderyServer
 
 /// The very app the executable runs, started on a free loopback port.
@@ -21,7 +21,7 @@ final class TestServer {
         configuration.publicDirectory = Self.publicDirectory
         configuration.databasePath = ":memory:" // the catalog probes the todo list, which opens the database
         configure(&configuration)
-        server = try buildServer(configuration)
+        server = ExampleApp.makeServer(configuration)
         try server.start()
     }
 

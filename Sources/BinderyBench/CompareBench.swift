@@ -2,7 +2,7 @@ import ArgumentParser
 import BinderyTesting
 import Foundation
 
-/// `bindery bench compare`: the floor (a plain C libmicrohttpd SSE server) and
+/// `bindery-bench compare`: the floor (a plain C libmicrohttpd SSE server) and
 /// Bindery side by side in one run, each a child process on a free loopback
 /// port, measured by the same epoll load client. One table per scenario with
 /// both columns and the ratio Bindery ÷ floor.
@@ -80,8 +80,9 @@ struct CompareBench: ParsableCommand {
         let folder = executable.deletingLastPathComponent()
         let floor = folder.appendingPathComponent("BenchFloor").path
         let load = folder.appendingPathComponent("BenchLoad").path
-        for tool in [floor, load] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw ValidationError("\(tool) is missing: build the package (swift build -c release builds BenchFloor and BenchLoad next to bindery)")
+        let bindery = Bench.bindery.path
+        for tool in [floor, load, bindery] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw ValidationError("\(tool) is missing: build the package (swift build -c release builds bindery, BenchFloor and BenchLoad next to bindery-bench)")
         }
         let logs = FileManager.default.temporaryDirectory
             .appendingPathComponent("bindery-compare-\(Self.timestamp(Date(), compact: true))-\(getpid())")
@@ -104,12 +105,12 @@ struct CompareBench: ParsableCommand {
             quietWait: quietWait
         )
 
-        print("bindery bench compare\(quick ? " --quick" : "")")
+        print("bindery-bench compare\(quick ? " --quick" : "")")
         print("date:     \(Self.timestamp(Date(), compact: false))")
         print("machine:  \(machineDescription())")
         print("files:    RLIMIT_NOFILE \(limit.rlim_cur) (hard \(limit.rlim_max)) in this process; the floor, the load client and bindery serve raise theirs to the hard limit")
         print("pinning:  \(pinning.description)")
-        print("bindery:  \(executable.path)")
+        print("bindery:  \(bindery)")
         print("floor:    \(floor)")
         print("load:     \(load)")
         if let baselineBinary { print("baseline: \(baselineBinary)") }
@@ -118,7 +119,7 @@ struct CompareBench: ParsableCommand {
 
         print("quiet:    before each server run, wait up to \(Self.format(quietWait)) s for the machine to be under 10 % busy (see each table's notes)")
 
-        let runner = Runner(settings: settings, bindery: executable.path, floor: floor, load: load,
+        let runner = Runner(settings: settings, bindery: bindery, benchTool: executable.path, floor: floor, load: load,
                             baseline: baselineBinary, pinning: pinning, logs: logs)
         if scenarioList.contains("streams") {
             for count in settings.streamCounts { runner.ticking(streams: count) }
@@ -231,6 +232,8 @@ struct ServerRun {
 final class Runner {
     let settings: Settings
     let bindery: String
+    /// This executable, whose `target` command serves the examples plus the ticker.
+    let benchTool: String
     let floor: String
     let load: String
     let baseline: String?
@@ -238,7 +241,8 @@ final class Runner {
     let logs: URL
     private var runs = 0
 
-    init(settings: Settings, bindery: String, floor: String, load: String, baseline: String?, pinning: Pinning, logs: URL) {
+    init(settings: Settings, bindery: String, benchTool: String, floor: String, load: String, baseline: String?, pinning: Pinning, logs: URL) {
+        self.benchTool = benchTool
         self.settings = settings
         self.bindery = bindery
         self.floor = floor
@@ -273,8 +277,8 @@ final class Runner {
             named.append(("floor ×\(s.loops)", measureStreams(name: "floor-\(s.loops)-ticking-\(streams)", streams: streams, seconds: s.seconds,
                                                               executable: floor, arguments: floorArguments + ["--threads", "\(s.loops)"]) { _ in "/events" }))
         }
-        named.append(("Bindery", measureStreams(name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: bindery,
-                                                arguments: ["bench", "target", "--period-ms", "\(s.periodMs)"]
+        named.append(("Bindery", measureStreams(name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: benchTool,
+                                                arguments: ["target", "--period-ms", "\(s.periodMs)"]
                                                     + binderyFlags(streams: streams, threads: s.loops)) { port in
             "/api/bench-tick/\(try Self.createSession(port: port, viewModel: "bench-tick"))/events"
         }))

@@ -3,7 +3,7 @@ import Bindery
 import BinderyTesting
 import Foundation
 
-/// `bindery bench todo`: what durability costs. The same server, in one run:
+/// `bindery-bench todo`: what durability costs. The same server, in one run:
 /// the in-memory `simple` example against the todo list on its SQLite file
 /// (WAL, `synchronous = FULL`, a commit per input before it is answered).
 struct TodoBench: ParsableCommand {
@@ -31,7 +31,7 @@ struct TodoBench: ParsableCommand {
         let child = try ChildServer(extraArguments: ["--database", path])
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
-        print("bindery bench todo — \(roundTrips) round trips, \(clients) clients × \(seconds) s per ViewModel, database \(path)")
+        print("bindery-bench todo — \(roundTrips) round trips, \(clients) clients × \(seconds) s per ViewModel, database \(path)")
         print("machine: \(machineDescription())")
 
         let simple = try created(client.post("/api/simple"))

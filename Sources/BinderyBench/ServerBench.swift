@@ -2,7 +2,7 @@ import ArgumentParser
 import BinderyTesting
 import Foundation
 
-/// `bindery bench server`: the real server in a child process, N streams on loopback.
+/// `bindery-bench server`: the real server in a child process, N streams on loopback.
 struct ServerBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
@@ -33,7 +33,7 @@ struct ServerBench: ParsableCommand {
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
         let stats = ProcessStats(pid: child.pid)
-        print("bindery bench server — \(streams) streams, \(inputs) inputs per phase, \(connectionMemory / 1024) KiB pool per connection")
+        print("bindery-bench server — \(streams) streams, \(inputs) inputs per phase, \(connectionMemory / 1024) KiB pool per connection")
         print("machine: \(machineDescription())")
 
         let session = try createSession(client)
@@ -110,7 +110,7 @@ final class ChildServer {
 
     init(extraArguments: [String]) throws {
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.executableURL = Bench.bindery
         process.arguments = ["serve", "--port", "0", "--heartbeat", "15", "--log-level", "notice"] + extraArguments
         process.standardOutput = output
         try process.run()

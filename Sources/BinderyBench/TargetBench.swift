@@ -1,7 +1,8 @@
 import ArgumentParser
 import BinderyServer
+import ExampleApp
 
-/// `bindery bench target`: what `bindery serve` serves, plus the shared ticker
+/// `bindery-bench target`: what `bindery serve` serves, plus the shared ticker
 /// `bench-tick`, so the load client measures Bindery exactly as it measures the floor.
 struct TargetBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +22,7 @@ struct TargetBench: ParsableCommand {
     }
 
     func run() throws {
-        serveExamples(serveArguments, command: "bindery bench target") { application in
+        ExampleApp.serve(serveArguments, command: "bindery-bench target") { application in
             BenchTickViewModel.register(in: application, periodMilliseconds: periodMs)
         }
     }

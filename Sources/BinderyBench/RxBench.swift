@@ -2,7 +2,7 @@ import ArgumentParser
 import Bindery
 import Foundation
 
-/// `bindery bench rx`: the reactive core's throughput, side by side with plain closures.
+/// `bindery-bench rx`: the reactive core's throughput, side by side with plain closures.
 struct RxBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rx",
@@ -20,7 +20,7 @@ struct RxBench: ParsableCommand {
 
     func run() throws {
         setvbuf(stdout, nil, _IOLBF, 0)
-        print("bindery bench rx")
+        print("bindery-bench rx")
         print("machine: \(machineDescription())")
 
         // The chain a ViewModel typically builds: subject → map → scan →

@@ -2,7 +2,7 @@ import ArgumentParser
 import BinderyTesting
 import Foundation
 
-/// `bindery bench soak`: does the server give back what a session and its stream took?
+/// `bindery-bench soak`: does the server give back what a session and its stream took?
 struct SoakBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
@@ -25,7 +25,7 @@ struct SoakBench: ParsableCommand {
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
         let stats = ProcessStats(pid: child.pid)
-        print("bindery bench soak — \(warmup) warm-up rounds, then \(rounds): create, stream, input, close, delete")
+        print("bindery-bench soak — \(warmup) warm-up rounds, then \(rounds): create, stream, input, close, delete")
         print("machine: \(machineDescription())")
 
         let deadline = now() + maxSeconds

@@ -1,0 +1,37 @@
+import BinderyDatabase
+import BinderyServer
+import Examples
+import Foundation
+import Todo
+
+/// The examples and the todo list in one `BinderyApp`: what `bindery serve`
+/// runs, what the benchmarks serve and what the server tests start, so all
+/// three are the same app a user's own would be.
+public enum ExampleApp {
+    /// An app of the examples, the todo list, and whatever `register` adds.
+    public static func make(_ app: BinderyApp, register: (Application) -> Void = { _ in }) -> BinderyApp {
+        // The todo list keeps its items in the app's database.
+        app.services.registerDatabase(path: app.configuration.databasePath, logger: app.configuration.runtime.logger)
+        Examples.register(in: app.application)
+        Todo.register(in: app.application)
+        register(app.application)
+        return app
+    }
+
+    /// Serves the app with options from `arguments` and the environment until
+    /// SIGINT or SIGTERM; exits 1 if it cannot start.
+    public static func serve(_ arguments: [String], command: String = "bindery serve", register: (Application) -> Void = { _ in }) {
+        let app = make(BinderyApp(arguments: arguments, command: command), register: register)
+        do {
+            try app.run()
+        } catch {
+            FileHandle.standardError.write(Data("\(command): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// The app's server with `configuration`, not yet started (tests).
+    public static func makeServer(_ configuration: ServerConfiguration, register: (Application) -> Void = { _ in }) -> Server {
+        make(BinderyApp(configuration: configuration), register: register).makeServer()
+    }
+}
