@@ -1,4 +1,4 @@
-// Arity 2 to 8 of `combineLatest`, generated in the spirit of RxSwift's CombineLatest+arity.swift.
+// Arity 2 to 8 of `combineLatest`, as RxSwift's CombineLatest+arity.swift. Written by script/generate-arity: do not edit.
 
 extension ObservableType {
     /// Combines the latest elements of 2 sources with `resultSelector`.

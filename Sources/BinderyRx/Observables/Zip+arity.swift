@@ -1,4 +1,4 @@
-// Arity 2 to 8 of `zip`, generated in the spirit of RxSwift's Zip+arity.swift.
+// Arity 2 to 8 of `zip`, as RxSwift's Zip+arity.swift. Written by script/generate-arity: do not edit.
 
 extension ObservableType {
     /// Pairs up the elements of 2 sources, by index, with `resultSelector`.

@@ -1,4 +1,4 @@
-// Arity 2 to 8 of `combineLatest` for `Driver` and `Signal`.
+// Arity 2 to 8 of `combineLatest` for `Driver` and `Signal`. Written by script/generate-arity: do not edit.
 
 extension SharedSequence {
     /// Combines the latest elements of 2 sources with `resultSelector`.

@@ -1,4 +1,4 @@
-// Arity 2 to 8 of `zip` for `Driver` and `Signal`, generated like SharedSequence+CombineLatest.swift.
+// Arity 2 to 8 of `zip` for `Driver` and `Signal`. Written by script/generate-arity: do not edit.
 
 extension SharedSequence {
     /// Pairs up the elements of 2 sources, by index, with `resultSelector`.
