@@ -1,0 +1,657 @@
+// Bindery browser client: a page's connection to one session (Binding). See bindery.js.
+
+import { pick, outputOf, setAttribute, applyBindings, OUTPUT_KINDS, payloadOf } from "./dom.js";
+import { openEventSource, SharedStream } from "./feeds.js";
+import { showNotice, hideNotice } from "./notice.js";
+
+const api = (path) => `/api/${path}`;
+
+/** What a session id looks like: the server refuses anything else with 400 before looking. */
+const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** How long a hidden page keeps its stream before releasing it. */
+const RELEASE_HIDDEN_MS = 2000;
+/** Most inputs a page holds while it cannot send them; more are refused. */
+const MAX_WAITING_INPUTS = 100;
+
+/** Milliseconds to wait before retry number `attempt` (0, 1, …): 250 ms doubling to 5 s, ±20 %. */
+const backoff = (attempt) => Math.min(5000, 250 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A promise-shaped latch: `wait()` resolves once the gate is open. */
+class Gate {
+  #open = false;
+  #waiters = [];
+  open() {
+    this.#open = true;
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+  close() { this.#open = false; }
+  wait() { return this.#open ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve)); }
+}
+
+/** A page's connection to one session. */
+export class Binding extends EventTarget {
+  /**
+   * `sessionId` null creates a session (with `options.parameters`, then sends
+   * `options.start`); `options.outputs` names outputs to follow even if no
+   * element binds them.
+   */
+  constructor(root, viewModel, sessionId, options = {}) {
+    super();
+    this.extraOutputs = options.outputs ?? [];
+    this.parameters = options.parameters;
+    this.startInputs = options.start ?? [];
+    this.root = root;
+    this.viewModel = viewModel;
+    this.sessionId = sessionId ?? null;
+    this.values = new Map();
+    this.state = "connecting";
+    this.transport = null;
+    this.lastEventId = null;
+    this.lists = new Map();
+    this.debounced = new Set();
+    /** Inputs not yet answered, in order: {input, payload, resolve, reject}. */
+    this.queue = [];
+    this.#ready = new Promise((resolve) => (this.#readyResolve = resolve));
+    if (this.sessionId) this.#reachable.open();
+    this.#wire(root);
+    // A page kept in the back/forward cache would keep its stream open, and a
+    // browser allows only six HTTP/1.1 connections per host: after a few
+    // navigations new requests would stall. Close on the way out, resume on return.
+    addEventListener("pagehide", () => this.#closeFeed());
+    addEventListener("pageshow", (event) => {
+      if (event.persisted) this.#openFeed();
+    });
+    document.addEventListener("visibilitychange", () => this.#visibilityChanged());
+  }
+
+  #feed = null;
+  #feedState = "connecting";
+  #wanted = false;
+  #paused = false;
+  #hideTimer = null;
+  #failures = 0;
+  #reachable = new Gate();
+  #checking = null;
+  #creating = null;
+  #draining = false;
+  #snapshotId = null;
+  #snapshotNames = new Set();
+  #ready;
+  #readyResolve;
+
+  get url() {
+    return api(`${this.viewModel}/${this.sessionId}`);
+  }
+
+  /** Resolves once the binding has a session (or could not get one). */
+  get ready() {
+    return this.#ready;
+  }
+
+  /** Inputs waiting to be sent or answered. */
+  get pending() {
+    return this.queue.length;
+  }
+
+  /** Opens the event stream, resuming after the last event seen if there was one. */
+  start() {
+    this.#wanted = true;
+    if (this.state === "closed") this.#setState("connecting");
+    if (this.sessionId && !SESSION_ID.test(this.sessionId)) {
+      // No server ever made it (a mangled or hand-edited URL): start a new one, as for a gone session.
+      this.sessionId = null;
+      this.#create(true);
+    } else if (this.sessionId) {
+      this.#readyResolve();
+      this.#openFeed();
+    } else {
+      this.#create();
+    }
+    if (document.visibilityState === "hidden") this.#visibilityChanged();
+    return this;
+  }
+
+  /** Closes the stream (`start()` resumes where it stopped). */
+  stop() {
+    this.#wanted = false;
+    this.#paused = false;
+    this.#closeFeed();
+    if (!this.#terminal) this.#setState("closed");
+  }
+
+  /** Tries again to create a session after the server refused (the notice's button). */
+  retry() {
+    if (this.state !== "failed") return;
+    this.#setState("connecting");
+    hideNotice("error");
+    this.#create();
+  }
+
+  /**
+   * Sends one input; resolves with the snapshot after its effects. Sends go out
+   * one after another in call order, so inputs reach the ViewModel as the user
+   * made them. While the server cannot be reached they wait (to the new
+   * session if the old one is gone); a refused input rejects and its message
+   * shows on the page.
+   */
+  send(input, payload) {
+    return new Promise((resolve, reject) => {
+      const item = { input, payload, resolve, reject };
+      if (this.#terminal) return this.#refuse(item, this.#terminalMessage());
+      if (this.queue.length >= MAX_WAITING_INPUTS) {
+        return this.#refuse(item, `${input} was not sent: ${this.queue.length} inputs already wait for the server`);
+      }
+      this.queue.push(item);
+      this.#showPending();
+      this.#drain();
+    });
+  }
+
+  get #terminal() {
+    return this.state === "ended" || this.state === "failed";
+  }
+
+  #terminalMessage() {
+    return this.state === "ended" ? "this session has ended" : "this page has no session";
+  }
+
+  // --- session: create, check, recover
+
+  /** Creates a session, retrying while the server cannot be reached. */
+  #create(recovering = false) {
+    if (this.#creating) return this.#creating;
+    this.#reachable.close();
+    this.#creating = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        let response, body;
+        try {
+          response = await fetch(api(this.viewModel), {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: this.parameters === undefined ? "" : JSON.stringify(this.parameters),
+          });
+          body = await response.json().catch(() => null);
+        } catch {
+          this.#setState("offline");
+          await sleep(backoff(attempt));
+          continue;
+        }
+        if (response.ok && body?.id) return this.#created(body, recovering);
+        if (response.status === 503 && body?.error === "shutting_down") {
+          this.#setState("offline");
+          await sleep(backoff(attempt));
+          continue;
+        }
+        return this.#fail(body?.message ?? `the server answered ${response.status} ${response.statusText}`);
+      }
+    })().finally(() => (this.#creating = null));
+    return this.#creating;
+  }
+
+  #created(snapshot, recovering) {
+    this.sessionId = snapshot.id;
+    this.#snapshotId = null;
+    const url = new URL(location.href);
+    url.searchParams.set("session", this.sessionId);
+    history.replaceState(history.state, "", url);
+    // The answer holds every driver's value: the stream only needs what comes after it.
+    this.#applySnapshot(snapshot);
+    this.lastEventId = snapshot.lastEventId != null ? String(snapshot.lastEventId) : null;
+    // Inputs a new session needs once, like viewDidLoad, go before anything the user queued.
+    this.queue.unshift(...this.startInputs.map((input) => ({ input, payload: undefined, resolve() {}, reject() {} })));
+    this.#showPending();
+    if (recovering) {
+      showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.");
+      this.dispatchEvent(new CustomEvent("recovered", { detail: { sessionId: this.sessionId } }));
+    }
+    if (this.state === "offline" || this.state === "connecting") this.#setState(this.#wanted ? "connecting" : "closed");
+    this.#reachable.open();
+    this.#readyResolve();
+    this.#openFeed();
+    this.#drain();
+  }
+
+  /** The server refused to create a session: say so, and refuse what waits. */
+  #fail(message) {
+    this.#setState("failed");
+    this.#showError(`Could not start a session: ${message}`, { label: "Try again", run: () => this.retry() });
+    this.#reachable.open();
+    this.#readyResolve();
+    this.#drain();
+  }
+
+  /**
+   * Asks the server about the session after a failure: 200 → reachable (the
+   * stream reopens), 404 → gone (recover), no answer → offline, retried with backoff.
+   */
+  #check() {
+    if (this.#checking || this.#creating) return;
+    this.#reachable.close();
+    this.#checking = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        const sessionId = this.sessionId;
+        let response = null;
+        try {
+          response = await fetch(this.url, { headers: { Accept: "application/json" }, cache: "no-store" });
+        } catch {}
+        if (sessionId !== this.sessionId || this.#terminal) return;
+        if (response?.ok) return this.#online();
+        if (response?.status === 404) return this.#recover(sessionId);
+        this.#setState("offline");
+        await sleep(backoff(attempt));
+      }
+    })().finally(() => (this.#checking = null));
+  }
+
+  #online() {
+    this.#reachable.open();
+    if (this.state === "offline") this.#setState(this.#feed ? this.#feedState : "connecting");
+    if (!this.#feed && this.#wanted && !this.#paused) {
+      // A stream that keeps failing on a live session (a limit) is retried with backoff.
+      setTimeout(() => this.#openFeed(), this.#failures === 0 ? 0 : backoff(this.#failures));
+    }
+    this.#drain();
+  }
+
+  /** The session `sessionId` is gone: start a new one in its place. */
+  #recover(sessionId) {
+    if (sessionId !== this.sessionId || this.#terminal) return;
+    this.#closeFeed();
+    this.sessionId = null;
+    this.lastEventId = null;
+    this.#snapshotId = null;
+    this.#snapshotNames = new Set();
+    this.#create(true);
+  }
+
+  // --- the stream
+
+  #openFeed(direct = false) {
+    if (!this.#wanted || this.#paused || !this.sessionId || this.#feed || this.#terminal) return;
+    const listener = this.#listener();
+    const shared = direct ? null : SharedStream.get();
+    this.#feed = shared
+      ? shared.open(`${this.viewModel}/${this.sessionId}`, this.lastEventId, listener)
+      : openEventSource(this.url, this.lastEventId, this.#outputNames(), listener);
+    this.transport = this.#feed.transport;
+    listener.feed = this.#feed;
+    this.#feedState = "connecting";
+    if (this.state !== "offline") this.#setState("connecting");
+  }
+
+  #closeFeed() {
+    this.#feed?.close();
+    this.#feed = null;
+  }
+
+  // Callbacks for one feed; those of a feed already closed are ignored.
+  #listener() {
+    const listener = {
+      feed: null,
+      event: (name, data, id) => current() && this.#receive(name, data, id),
+      state: (state, message) => {
+        if (!current()) return;
+        this.#feedState = state;
+        if (state === "open") this.#failures = 0;
+        if (message) this.#showError(message);
+        this.#setState(state);
+      },
+      trouble: () => {
+        if (!current()) return;
+        this.#feed = null;
+        this.#failures++;
+        this.#setState("connecting");
+        this.#check();
+      },
+      gone: () => current() && this.#recover(this.sessionId),
+      end: () => {
+        if (!current()) return;
+        this.#feed = null;
+        this.#setState("ended");
+        this.#drain();
+      },
+      reset: () => current() && this.values.clear(),
+      refused: (body) => {
+        if (!current()) return;
+        this.#feed = null;
+        this.#failures++;
+        this.#showError(body?.message ?? "the server would not stream this session");
+        this.#setState("connecting");
+        setTimeout(() => this.#openFeed(), backoff(this.#failures));
+      },
+      lost: () => {
+        if (!current()) return;
+        this.#feed = null;
+        this.#openFeed();
+      },
+      direct: () => {
+        if (!current()) return;
+        this.#feed = null;
+        this.#openFeed(true);
+      },
+    };
+    const current = () => listener.feed !== null && this.#feed === listener.feed;
+    return listener;
+  }
+
+  #receive(name, data, id) {
+    if (id != null && (this.lastEventId == null || Number(id) > Number(this.lastEventId))) this.lastEventId = String(id);
+    // An input's answer may already have shown this driver's value or a newer one.
+    if (id != null && this.#snapshotId != null && Number(id) <= this.#snapshotId && this.#snapshotNames.has(name)) return;
+    this.#apply(name, JSON.parse(data), id);
+  }
+
+  /**
+   * Applies a snapshot (an input's answer) unless the stream is already past
+   * it: drivers then show an input's effects even before its events arrive.
+   */
+  #applySnapshot(snapshot) {
+    const id = Number(snapshot.lastEventId);
+    if (snapshot.id !== this.sessionId || !Number.isFinite(id)) return;
+    if (this.#snapshotId != null && id <= this.#snapshotId) return;
+    if (this.lastEventId != null && id <= Number(this.lastEventId)) return;
+    this.#snapshotId = id;
+    this.#snapshotNames = new Set(Object.keys(snapshot.outputs ?? {}));
+    for (const [name, value] of Object.entries(snapshot.outputs ?? {})) {
+      if (this.values.has(name) && JSON.stringify(this.values.get(name)) === JSON.stringify(value)) continue;
+      this.#apply(name, value, null);
+    }
+  }
+
+  #visibilityChanged() {
+    clearTimeout(this.#hideTimer);
+    if (document.visibilityState === "hidden") {
+      // A short delay: switching tabs back and forth keeps the stream.
+      this.#hideTimer = setTimeout(() => {
+        if (document.visibilityState !== "hidden" || !this.#wanted || this.#terminal) return;
+        this.#paused = true;
+        this.#closeFeed();
+        this.#setState("paused");
+      }, RELEASE_HIDDEN_MS);
+    } else if (this.#paused) {
+      this.#paused = false;
+      this.#setState("connecting");
+      this.#openFeed();
+    }
+  }
+
+  // --- inputs
+
+  /** Sends what waits, in order, whenever the server can take it. */
+  async #drain() {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.queue.length > 0) {
+        await this.#reachable.wait();
+        if (this.#terminal) {
+          for (const item of this.queue.splice(0)) this.#refuse(item, this.#terminalMessage());
+          break;
+        }
+        const item = this.queue[0];
+        const sessionId = this.sessionId;
+        let response, body;
+        try {
+          response = await fetch(`${this.url}/inputs/${item.input}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: item.payload === undefined ? "" : JSON.stringify(item.payload),
+          });
+          body = await response.json().catch(() => ({}));
+        } catch {
+          // No answer: the input waits at the head of the queue until the server is back.
+          this.#check();
+          continue;
+        }
+        if (response.status === 404 && body.error === "unknown_session") {
+          if (sessionId === this.sessionId) this.#recover(sessionId);
+          continue;
+        }
+        if (response.status === 503 && body.error === "shutting_down") {
+          this.#check();
+          continue;
+        }
+        this.queue.splice(this.queue.indexOf(item), 1);
+        this.#showPending();
+        if (response.ok) {
+          for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = "";
+          this.#applySnapshot(body);
+          item.resolve(body);
+        } else {
+          this.#refuse(item, body.message ?? `the server answered ${response.status}`, body);
+        }
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  #refuse(item, message, body = { error: "not_sent", message }) {
+    this.#showError(message);
+    this.dispatchEvent(new CustomEvent("error", { detail: body }));
+    item.reject(Object.assign(new Error(message), body));
+  }
+
+  /** A message in the root's [data-bindery-errors], else in the notice. */
+  #showError(message, action) {
+    const targets = this.root.querySelectorAll("[data-bindery-errors]");
+    for (const element of targets) element.textContent = message;
+    if (targets.length === 0 || action) showNotice("error", message, action);
+  }
+
+  #showPending() {
+    const count = this.queue.length;
+    if (count > 0) document.documentElement.dataset.binderyPending = String(count);
+    else delete document.documentElement.dataset.binderyPending;
+    for (const element of document.body.querySelectorAll("[data-bindery-pending]")) {
+      element.textContent = count > 0 ? `${count} waiting to be sent` : "";
+      element.hidden = count === 0;
+    }
+    if (this.state === "offline") this.#showOffline();
+  }
+
+  #showOffline() {
+    const count = this.queue.length;
+    const waiting = count === 0 ? "" : ` ${count === 1 ? "1 input waits" : `${count} inputs wait`} to be sent.`;
+    showNotice("offline", `The server cannot be reached; trying again.${waiting}`);
+  }
+
+  #setState(state) {
+    if (this.state === "ended") return;
+    this.state = state;
+    for (const element of document.querySelectorAll("[data-bindery-connection]")) {
+      element.textContent = state;
+      element.dataset.state = state;
+    }
+    document.documentElement.dataset.binderyState = state;
+    if (state === "offline") this.#showOffline();
+    else hideNotice("offline");
+    this.dispatchEvent(new CustomEvent("state", { detail: state }));
+  }
+
+  // --- rendering
+
+  // The root and everything inside it, except list templates' contents.
+  #elements() {
+    return [this.root, ...this.root.querySelectorAll("*")].filter((element) => !element.closest("template"));
+  }
+
+  // Every output some element binds to.
+  #outputNames() {
+    const names = new Set(this.extraOutputs);
+    for (const element of this.#elements()) {
+      for (const attribute of element.attributes) {
+        if (OUTPUT_KINDS.test(attribute.name)) names.add(outputOf(attribute.value));
+      }
+    }
+    return names;
+  }
+
+  #apply(name, value, id) {
+    this.values.set(name, value);
+    const matches = (path) => outputOf(path) === name;
+    for (const element of this.#elements()) {
+      applyBindings(element, "data-", matches, (path) => pick(value, path));
+      const list = element.dataset.list;
+      if (list !== undefined && matches(list)) this.#renderList(element, pick(value, list) ?? []);
+      if (element.dataset.toast !== undefined && matches(element.dataset.toast)) this.#toast(element, pick(value, element.dataset.toast));
+      if (element.dataset.dialog !== undefined && matches(element.dataset.dialog)) this.#dialog(element, pick(value, element.dataset.dialog));
+      if (element.dataset.navigate !== undefined && matches(element.dataset.navigate)) this.#navigate(element, pick(value, element.dataset.navigate));
+      if (element.dataset.back !== undefined && matches(element.dataset.back)) this.#back(element, pick(value, element.dataset.back));
+    }
+    this.dispatchEvent(new CustomEvent("output", { detail: { name, value, id } }));
+  }
+
+  // Renders `items` into `container` from its <template>, keyed, in place.
+  #renderList(container, items) {
+    const template = container.querySelector(":scope > template");
+    if (!template) return;
+    const keyField = container.dataset.key ?? "id";
+    let rendered = this.lists.get(container);
+    if (!rendered) {
+      rendered = new Map();
+      this.lists.set(container, rendered);
+    }
+    const seen = new Set();
+    let previous = template;
+    items.forEach((item, index) => {
+      const rawKey = item != null && typeof item === "object" && keyField in item ? item[keyField] : index;
+      const key = String(rawKey);
+      seen.add(key);
+      let entry = rendered.get(key);
+      if (!entry) {
+        const element = template.content.firstElementChild.cloneNode(true);
+        element.dataset.key = key;
+        entry = { element, item };
+        rendered.set(key, entry);
+        this.#wire(element, () => entry.item, rawKey, keyField);
+      }
+      entry.item = item;
+      for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
+        applyBindings(element, "data-item-", () => true, (path) => (path === "." ? item : pick(item, `.${path}`)));
+      }
+      if (previous.nextElementSibling !== entry.element) previous.after(entry.element);
+      previous = entry.element;
+    });
+    for (const [key, entry] of rendered) {
+      if (!seen.has(key)) {
+        entry.element.remove();
+        rendered.delete(key);
+      }
+    }
+  }
+
+  #toast(element, value) {
+    const toast = document.createElement("div");
+    toast.className = "bindery-toast";
+    toast.setAttribute("role", "status");
+    toast.textContent = typeof value === "string" ? value : JSON.stringify(value);
+    element.append(toast);
+    setTimeout(() => toast.remove(), Number(element.dataset.toastMs ?? 4000));
+  }
+
+  #dialog(element, value) {
+    const dialog = element instanceof HTMLDialogElement ? element : element.querySelector("dialog");
+    if (!dialog) return;
+    const fields = [...dialog.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("data-item-")));
+    if (fields.length > 0) {
+      for (const field of fields) applyBindings(field, "data-item-", () => true, (path) => (path === "." ? value : pick(value, `.${path}`)));
+    } else {
+      const text = dialog.querySelector("[data-dialog-text]") ?? dialog;
+      text.textContent = typeof value === "string" ? value : JSON.stringify(value);
+    }
+    if (!dialog.open) dialog.showModal();
+  }
+
+  #navigate(element, reference) {
+    if (!reference || !reference.viewModel || !reference.id) return;
+    const page = element.dataset.navigatePage ?? `/${reference.viewModel}.html`;
+    location.assign(`${page}?session=${encodeURIComponent(reference.id)}`);
+  }
+
+  #back(element, done) {
+    if (!done) return;
+    // A page opened in a new tab or from a link elsewhere has nothing of ours to go back to.
+    if (history.length > 1) history.back();
+    else location.assign(element.dataset.backPage ?? "/");
+  }
+
+  // Wires DOM events under `scope` to inputs; `item()` gives a list item's value.
+  #wire(scope, item, key, keyField) {
+    const elements = [scope, ...scope.querySelectorAll("*")].filter((element) => !element.closest("template"));
+    for (const element of elements) {
+      if (item === undefined && element.closest("[data-list]") && element.closest("[data-list]") !== element) continue;
+      // A bound field that is sent with its form (a row's title) keeps what the
+      // user types while the output changes under it (another tab, another row).
+      if ((element.dataset.value ?? element.dataset.itemValue) !== undefined && element.dataset.onInput === undefined) {
+        element.addEventListener("input", () => (element.dataset.dirty = "1"));
+      }
+      for (const attribute of [...element.attributes]) {
+        if (!attribute.name.startsWith("data-on-")) continue;
+        const event = attribute.name.slice("data-on-".length);
+        const input = attribute.value;
+        let timer;
+        const send = () => {
+          clearTimeout(timer);
+          this.debounced.delete(send);
+          delete element.dataset.dirty;
+          if (element instanceof HTMLFormElement) for (const control of element.elements) delete control.dataset.dirty;
+          const payload = payloadOf(element, item ? item() : undefined, key, keyField);
+          const sent = this.send(input, payload);
+          sent.catch(() => {});
+          if (element instanceof HTMLFormElement) sent.finally(() => this.#showStored(element, item)).catch(() => {});
+          if (event === "submit" && element.dataset.reset !== undefined) element.reset();
+          return sent;
+        };
+        element.addEventListener(event, (domEvent) => {
+          if (event === "submit" || event === "click") domEvent.preventDefault();
+          domEvent.stopPropagation();
+          if (event === "input") {
+            element.dataset.dirty = "1";
+            clearTimeout(timer);
+            this.debounced.add(send);
+            timer = setTimeout(send, Number(element.dataset.debounce ?? 250));
+          } else {
+            // Typing not yet sent goes first: "type, then click Send" sends the text.
+            this.#flushTyping();
+            send();
+          }
+        });
+        if (event === "submit" && element instanceof HTMLFormElement) this.#submitOnEnter(element);
+      }
+    }
+  }
+
+  // Once a form's input is answered its bound fields show the outputs again, so
+  // a change the ViewModel refused (an empty title) does not stay on screen as if
+  // it were saved: an unchanged output sends no new value to put it back.
+  #showStored(form, item) {
+    for (const control of form.elements) {
+      if (item) applyBindings(control, "data-item-", () => true, (path) => (path === "." ? item() : pick(item(), `.${path}`)));
+      else applyBindings(control, "data-", (path) => this.values.has(outputOf(path)), (path) => pick(this.values.get(outputOf(path)), path));
+    }
+  }
+
+  /** Sends debounced input now; resolves when the server has answered it. */
+  #flushTyping() {
+    return Promise.allSettled([...this.debounced].map((pending) => pending()));
+  }
+
+  // Enter in a field submits the form only while its submit button is enabled,
+  // and the button may wait for the input still being debounced (data-enabled="canSend"):
+  // Enter right after typing would do nothing. Send the typing first, let its
+  // answer update the page, then submit if the button is enabled by then.
+  #submitOnEnter(form) {
+    form.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || event.isComposing || !(event.target instanceof HTMLInputElement)) return;
+      if (this.debounced.size === 0) return;
+      event.preventDefault();
+      this.#flushTyping().then(() => {
+        const button = form.querySelector("button:not([type]), button[type='submit'], input[type='submit']");
+        if (!button?.disabled) form.requestSubmit();
+      });
+    });
+  }
+}

@@ -1,0 +1,69 @@
+// Bindery browser client: reading and writing the DOM (bindings, payloads). See bindery.js.
+
+/** The value at a dotted `path` of `value` ("a.b.0"). */
+export function pick(value, path) {
+  if (!path.includes(".")) return value;
+  return path.split(".").slice(1).reduce((v, key) => (v == null ? v : v[key]), value);
+}
+
+/** The output name a binding attribute refers to (the first segment of its path). */
+export const outputOf = (path) => path.split(".")[0];
+
+export function setAttribute(element, name, value) {
+  if (value === false || value == null) element.removeAttribute(name);
+  else element.setAttribute(name, value === true ? "" : String(value));
+}
+
+/** Applies one value to an element's bindings with `prefix` ("data-" or "data-item-"). */
+export function applyBindings(element, prefix, matches, valueOf) {
+  for (const attribute of [...element.attributes]) {
+    if (!attribute.name.startsWith(prefix)) continue;
+    const kind = attribute.name.slice(prefix.length);
+    if (!matches(attribute.value)) continue;
+    const value = valueOf(attribute.value);
+    if (kind === "text") element.textContent = value ?? "";
+    else if (kind === "value") {
+      if (document.activeElement !== element || !element.dataset.dirty) {
+        if (element.type === "checkbox") element.checked = !!value;
+        else element.value = value ?? "";
+      }
+    } else if (kind === "show") element.hidden = !value;
+    else if (kind === "hide") element.hidden = !!value;
+    else if (kind === "disabled") element.disabled = !!value;
+    else if (kind === "enabled") element.disabled = !value;
+    else if (kind.startsWith("style-")) element.style.setProperty(kind.slice(6), value ?? "");
+    else if (kind.startsWith("attr-")) setAttribute(element, kind.slice(5), value);
+    else if (kind.startsWith("class-")) element.classList.toggle(kind.slice(6), !!value);
+  }
+}
+
+export const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|back|style-.+|attr-.+|class-.+)$/;
+
+/**
+ * The payload a DOM event carries to its input; `item` and `key` are a list
+ * row's value and key (`keyField` names the key: the list's data-key).
+ */
+export function payloadOf(element, item, key, keyField) {
+  if (element.dataset.payload !== undefined) return JSON.parse(element.dataset.payload);
+  if (item !== undefined && element.dataset.itemPayload) return pick(item, `.${element.dataset.itemPayload}`);
+  if (element instanceof HTMLFormElement && element.dataset.payloadField) {
+    return payloadOf(element.elements.namedItem(element.dataset.payloadField));
+  }
+  if (element instanceof HTMLFormElement) {
+    // A form in a list row names its row: {"id": 3, "title": "oat milk"}.
+    const fields = item !== undefined ? { [keyField]: key } : {};
+    for (const control of element.elements) {
+      if (!control.name) continue;
+      if (control.type === "checkbox") fields[control.name] = control.checked;
+      else if (control.type === "number" || control.type === "range") fields[control.name] = control.valueAsNumber;
+      else fields[control.name] = control.value;
+    }
+    // A form without named fields sends nothing: what an input that takes no payload accepts.
+    return Object.keys(fields).length > 0 ? fields : undefined;
+  }
+  if (item !== undefined) return key;
+  if (element.type === "checkbox") return element.checked;
+  if (element.type === "number" || element.type === "range") return element.valueAsNumber;
+  if ("value" in element && element.tagName !== "BUTTON") return element.value;
+  return undefined;
+}
