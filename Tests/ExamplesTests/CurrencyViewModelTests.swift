@@ -39,69 +39,59 @@ final class CurrencyViewModelTests: XCTestCase {
         return store
     }
 
+    /// Waits `delay` ms and sends `reload`.
+    private func reload(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        store.advance(by: delay)
+        store.send("reload", file: file, line: line)
+    }
+
+    /// Reloads after `delay` ms and receives the rates when the service answers 100 ms later, nothing arriving one tick before.
+    private func reloadAndReceiveTheRates(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        reload(store, after: delay, file: file, line: line)
+        store.letTheServiceAnswer(in: 100, file: file, line: line)
+        store.receive("currencies", rates, file: file, line: line)
+    }
+
+    /// Waits `delay` ms, selects `code` and receives its detail at `rate`.
+    private func selectCurrency(_ code: String, _ store: ViewModelTestStore, after delay: TestTime, showsRate rate: Double, file: StaticString = #filePath, line: UInt = #line) {
+        store.advance(by: delay)
+        store.send("selectCurrency", code, file: file, line: line)
+        store.receive("showCurrencyDetail", CurrencyRate(currency: code, rate: rate), file: file, line: line)
+    }
+
     func testReloadLoadsTheRatesSortedByCode() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("reload")
-        store.advance(by: 99)
-        store.finish() // the rates are on their way
-        store.advance(by: 1)
-        store.receive("currencies", rates)
-
-        store.advance(by: 1_000)
-        store.finish() // no error, no detail, nothing more
+        reloadAndReceiveTheRates(store, after: 100)
+        store.assertNothingMoreArrives() // no error, no detail, nothing more
     }
 
     func testSelectCurrencyShowsItsRate() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("reload")
-        store.advance(by: 100)
-        store.receive("currencies", rates)
-
-        store.advance(by: 100)
-        store.send("selectCurrency", "USD")
-        store.receive("showCurrencyDetail", CurrencyRate(currency: "USD", rate: 1.0852))
-        store.advance(by: 100)
-        store.send("selectCurrency", "JPY")
-        store.receive("showCurrencyDetail", CurrencyRate(currency: "JPY", rate: 163.27))
-
-        store.advance(by: 1_000)
-        store.finish()
+        reloadAndReceiveTheRates(store, after: 100)
+        selectCurrency("USD", store, after: 100, showsRate: 1.0852)
+        selectCurrency("JPY", store, after: 100, showsRate: 163.27)
+        store.assertNothingMoreArrives()
     }
 
     func testSelectingAnUnknownCodeShowsNothing() throws {
         let store = try makeStore()
         store.advance(by: 50)
         store.send("selectCurrency", "USD") // no rates yet
-        store.advance(by: 50)
-        store.send("reload")
-        store.advance(by: 100)
-        store.receive("currencies", rates)
+        reloadAndReceiveTheRates(store, after: 50)
 
         store.advance(by: 100)
         store.send("selectCurrency", "XXX") // no such currency
         store.finish()
-        store.advance(by: 100)
-        store.send("selectCurrency", "GBP")
-        store.receive("showCurrencyDetail", CurrencyRate(currency: "GBP", rate: 0.8634))
-
-        store.advance(by: 1_000)
-        store.finish()
+        selectCurrency("GBP", store, after: 100, showsRate: 0.8634)
+        store.assertNothingMoreArrives()
     }
 
     func testReloadingTwiceKeepsOnlyTheLatestFetch() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("reload")
-        store.advance(by: 50)
-        store.send("reload")
-        store.advance(by: 99)
-        store.finish() // the first fetch, due at 200, was dropped
-        store.advance(by: 1)
+        reload(store, after: 100)
+        reload(store, after: 50)
+        store.letTheServiceAnswer(in: 100) // nothing at 249: the first fetch, due at 200, was dropped
         store.receive("currencies", rates)
-
-        store.advance(by: 1_000)
-        store.finish() // no error, and the dropped fetch never answers
+        store.assertNothingMoreArrives() // no error, and the dropped fetch never answers
     }
 }

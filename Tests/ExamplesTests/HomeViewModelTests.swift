@@ -47,114 +47,72 @@ final class HomeViewModelTests: XCTestCase {
         return store
     }
 
+    /// Waits `delay` ms, sends `requestData` and receives `loading` turning on.
+    private func requestData(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        store.advance(by: delay)
+        store.send("requestData", file: file, line: line)
+        store.receive("loading", true, file: file, line: line)
+    }
+
+    /// Sends `requestData` after `delay` ms and waits out the service's 300 ms, asserting nothing arrives one tick before it answers.
+    private func requestDataAndAwaitTheAnswer(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        requestData(store, after: delay, file: file, line: line)
+        store.letTheServiceAnswer(in: 300, file: file, line: line)
+    }
+
+    /// Receives the albums, then the tracks, then `loading` turning off.
+    private func receiveAlbumsAndTracks(_ store: ViewModelTestStore, file: StaticString = #filePath, line: UInt = #line) {
+        store.receive("albums", albums, file: file, line: line)
+        store.receive("tracks", tracks, file: file, line: line)
+        store.receive("loading", false, file: file, line: line)
+    }
+
+    /// Receives `error`, then `loading` turning off.
+    private func receiveError(_ error: HomeViewModel.HomeError, _ store: ViewModelTestStore, file: StaticString = #filePath, line: UInt = #line) {
+        store.receive("error", error, file: file, line: line)
+        store.receive("loading", false, file: file, line: line)
+    }
+
     func testRequestDataLoadsAlbumsAndTracks() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 299)
-        store.finish() // the data is on its way
-        store.advance(by: 1)
-        store.receive("albums", albums)
-        store.receive("tracks", tracks)
-        store.receive("loading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no error
+        requestDataAndAwaitTheAnswer(store, after: 100)
+        receiveAlbumsAndTracks(store)
+        store.assertNothingMoreArrives() // no error
     }
 
     func testAnInternetFailureEmitsAnInternetError() throws {
         let store = try makeStore(failure: "internet")
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 299)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("error", offline)
-        store.receive("loading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no albums, no tracks
+        requestDataAndAwaitTheAnswer(store, after: 100)
+        receiveError(offline, store)
+        store.assertNothingMoreArrives() // no albums, no tracks
     }
 
     func testAServerFailureEmitsTheServersMessage() throws {
         let store = try makeStore(failure: "server")
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 299)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("error", maintenance)
-        store.receive("loading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no albums, no tracks
+        requestDataAndAwaitTheAnswer(store, after: 100)
+        receiveError(maintenance, store)
+        store.assertNothingMoreArrives() // no albums, no tracks
     }
 
     func testRequestingAgainAfterAFailureStillFails() throws {
         let store = try makeStore(failure: "internet")
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 299)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("error", offline)
-        store.receive("loading", false)
+        requestDataAndAwaitTheAnswer(store, after: 100)
+        receiveError(offline, store)
 
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 299)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("error", offline)
-        store.receive("loading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no albums, no tracks
+        requestDataAndAwaitTheAnswer(store, after: 100)
+        receiveError(offline, store)
+        store.assertNothingMoreArrives() // no albums, no tracks
     }
 
-    func testRequestingTwiceKeepsOnlyTheLatestResult() throws {
+    func testRequestingTwiceKeepsOnlyTheLatestResultAndLoadingStaysTrueUntilItArrives() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 299)
-        store.finish() // the first request's data, due at 400, was dropped
-        store.advance(by: 1)
-        store.receive("albums", albums)
-        store.receive("tracks", tracks)
-        store.receive("loading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // one result only, and no error
-    }
-
-    func testLoadingStaysTrueWhileALaterRequestIsOnItsWay() throws {
-        let store = try makeStore()
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
-        store.advance(by: 100)
-        store.send("requestData")
-        store.receive("loading", true)
+        requestData(store, after: 100)
+        requestData(store, after: 100)
         store.advance(by: 200)
-        // The first request, replaced by the second, must not turn loading off.
+        // The first request's data, due at 400, was dropped, and did not turn loading off.
         store.finish()
-        store.advance(by: 99)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("albums", albums)
-        store.receive("tracks", tracks)
-        store.receive("loading", false)
-
-        store.advance(by: 1_000)
-        store.finish()
+        store.letTheServiceAnswer(in: 100)
+        receiveAlbumsAndTracks(store)
+        store.assertNothingMoreArrives() // one result only, and no error
     }
 }

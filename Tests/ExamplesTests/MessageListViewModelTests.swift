@@ -24,97 +24,79 @@ final class MessageListViewModelTests: XCTestCase {
         return store
     }
 
+    /// Waits `delay` ms, types `text` and receives it as the draft, with `canSend` turning on.
+    private func typeDraft(_ text: String, _ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        store.advance(by: delay)
+        store.send("editText", text, file: file, line: line)
+        store.receive("draft", text, file: file, line: line)
+        store.receive("canSend", true, file: file, line: line)
+    }
+
+    /// Waits `delay` ms, taps send and receives `isSending` turning on and `canSend` off.
+    private func tapSend(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        store.advance(by: delay)
+        store.send("sendTap", file: file, line: line)
+        store.receive("isSending", true, file: file, line: line)
+        store.receive("canSend", false, file: file, line: line)
+    }
+
+    /// Taps send after `delay` ms and waits out the service's 100 ms, asserting nothing arrives one tick before it answers.
+    private func tapSendAndAwaitTheAnswer(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        tapSend(store, after: delay, file: file, line: line)
+        store.letTheServiceAnswer(in: 100, file: file, line: line)
+    }
+
+    /// Receives the length error, then `isSending` turning off, then `canSend`.
+    private func receiveTheLengthError(_ store: ViewModelTestStore, canSend: Bool, file: StaticString = #filePath, line: UInt = #line) {
+        store.receive("errorMessage", lengthError, file: file, line: line)
+        store.receive("isSending", false, file: file, line: line)
+        store.receive("canSend", canSend, file: file, line: line)
+    }
+
     func testSendTapSendsTheDraftAfterTheLatency() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("editText", "Hello")
-        store.receive("draft", "Hello")
-        store.receive("canSend", true)
-
-        store.advance(by: 100)
-        store.send("sendTap")
-        store.receive("isSending", true)
-        store.receive("canSend", false)
-        store.advance(by: 99)
-        store.finish() // the message is on its way
-        store.advance(by: 1)
+        typeDraft("Hello", store, after: 100)
+        tapSendAndAwaitTheAnswer(store, after: 100)
         store.receive("messages", [Message(id: 1, text: "Hello")])
         // Both the draft and the sending state change at 300, so `canSend` reports each.
         store.receive("draft", "")
         store.receive("canSend", false)
         store.receive("isSending", false)
         store.receive("canSend", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no error
+        store.assertNothingMoreArrives() // no error
     }
 
     func testSendingAnEmptyDraftShowsTheError() throws {
         let store = try makeStore()
-        store.advance(by: 200)
-        store.send("sendTap")
-        store.receive("isSending", true)
-        store.receive("canSend", false)
-        store.advance(by: 99)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("errorMessage", lengthError)
-        store.receive("isSending", false)
-        store.receive("canSend", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no message, and the draft stays empty
+        tapSendAndAwaitTheAnswer(store, after: 200)
+        receiveTheLengthError(store, canSend: false)
+        store.assertNothingMoreArrives() // no message, and the draft stays empty
     }
 
     func testSendingATooLongDraftShowsTheErrorAndKeepsTheDraft() throws {
         let tooLong = String(repeating: "a", count: 281)
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("editText", tooLong)
-        store.receive("draft", tooLong)
-        store.receive("canSend", true)
-
-        store.advance(by: 100)
-        store.send("sendTap")
-        store.receive("isSending", true)
-        store.receive("canSend", false)
-        store.advance(by: 99)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("errorMessage", lengthError)
-        store.receive("isSending", false)
-        store.receive("canSend", true) // the draft is still there to send again
-
-        store.advance(by: 1_000)
-        store.finish() // no message, and the draft is not cleared
+        typeDraft(tooLong, store, after: 100)
+        tapSendAndAwaitTheAnswer(store, after: 100)
+        receiveTheLengthError(store, canSend: true) // the draft is still there to send again
+        store.assertNothingMoreArrives() // no message, and the draft is not cleared
     }
 
     func testSendTapWhileSendingIsIgnored() throws {
         let store = try makeStore()
-        store.advance(by: 100)
-        store.send("editText", "Hello")
-        store.receive("draft", "Hello")
-        store.receive("canSend", true)
-
-        store.advance(by: 100)
-        store.send("sendTap")
-        store.receive("isSending", true)
-        store.receive("canSend", false)
+        typeDraft("Hello", store, after: 100)
+        tapSend(store, after: 100)
         store.advance(by: 40)
         store.send("editText", "World")
         store.receive("draft", "World")
         store.receive("canSend", false) // still sending
         store.advance(by: 10)
         store.send("sendTap") // ignored: "Hello" is on its way
-        store.advance(by: 49)
-        store.finish()
-        store.advance(by: 1)
+        store.letTheServiceAnswer(in: 50)
         store.receive("messages", [Message(id: 1, text: "Hello")])
         // What was typed while "Hello" was on its way stays in the field.
         store.receive("isSending", false)
         store.receive("canSend", true)
-
-        store.advance(by: 1_000)
-        store.finish() // one message only, and no error
+        store.assertNothingMoreArrives() // one message only, and no error
     }
 }

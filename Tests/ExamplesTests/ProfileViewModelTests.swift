@@ -11,107 +11,80 @@ import XCTest
 /// `finish()` in the middle of a test asserts that nothing has arrived yet
 /// (one tick before the service answers).
 final class ProfileViewModelTests: XCTestCase {
-    /// A profile of `userID` whose services answer after 100 ms, its user loaded.
-    private func makeStore(userID: Int, name: String, followers: Int) throws -> ViewModelTestStore {
+    /// A profile of `userID` whose services answer after 100 ms, its user still loading.
+    private func makeLoadingStore(userID: Int) throws -> ViewModelTestStore {
         let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
             ProfileViewModel(userID: userID, services: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)))
         }
         store.receive("isLoading", true)
-        store.advance(by: 99)
-        store.finish() // the user is on the way
-        store.advance(by: 1)
-        store.receive("name", name)
-        store.receive("followers", followers)
-        store.receive("isFollowing", false)
-        store.receive("followButtonTitle", "Follow")
-        store.receive("isLoading", false)
         return store
+    }
+
+    /// A profile of `userID` whose services answer after 100 ms, its user loaded.
+    private func makeStore(userID: Int, name: String, followers: Int) throws -> ViewModelTestStore {
+        let store = try makeLoadingStore(userID: userID)
+        store.letTheServiceAnswer(in: 100) // the user is on the way
+        receiveUser(store, name: name, followers: followers, isFollowing: false, buttonTitle: "Follow")
+        return store
+    }
+
+    /// Taps follow after `delay` ms, receives `isLoading` turning on and waits out the service's 100 ms, asserting nothing arrives one tick before it answers.
+    private func tapFollowAndAwaitTheAnswer(_ store: ViewModelTestStore, after delay: TestTime, file: StaticString = #filePath, line: UInt = #line) {
+        store.advance(by: delay)
+        store.send("followTap", file: file, line: line)
+        store.receive("isLoading", true, file: file, line: line)
+        store.letTheServiceAnswer(in: 100, file: file, line: line)
+    }
+
+    /// Receives the user as the profile shows it, then `isLoading` turning off.
+    private func receiveUser(
+        _ store: ViewModelTestStore, name: String, followers: Int, isFollowing: Bool, buttonTitle: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        store.receive("name", name, file: file, line: line)
+        store.receive("followers", followers, file: file, line: line)
+        store.receive("isFollowing", isFollowing, file: file, line: line)
+        store.receive("followButtonTitle", buttonTitle, file: file, line: line)
+        store.receive("isLoading", false, file: file, line: line)
     }
 
     func testLoadsTheUser() throws {
         let store = try makeStore(userID: 1, name: "Ada Lovelace", followers: 1815)
-        store.advance(by: 1_000)
-        store.finish() // no error, nothing more
+        store.assertNothingMoreArrives() // no error, nothing more
     }
 
     func testFollowTapFollowsAndTheNextOneUnfollows() throws {
         let store = try makeStore(userID: 1, name: "Ada Lovelace", followers: 1815)
+        tapFollowAndAwaitTheAnswer(store, after: 100)
+        receiveUser(store, name: "Ada Lovelace", followers: 1816, isFollowing: true, buttonTitle: "Unfollow")
 
-        store.advance(by: 100)
-        store.send("followTap")
-        store.receive("isLoading", true)
-        store.advance(by: 99)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("name", "Ada Lovelace")
-        store.receive("followers", 1816)
-        store.receive("isFollowing", true)
-        store.receive("followButtonTitle", "Unfollow")
-        store.receive("isLoading", false)
-
-        store.advance(by: 100)
-        store.send("followTap")
-        store.receive("isLoading", true)
-        store.advance(by: 99)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("name", "Ada Lovelace")
-        store.receive("followers", 1815)
-        store.receive("isFollowing", false)
-        store.receive("followButtonTitle", "Follow")
-        store.receive("isLoading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // no error
+        tapFollowAndAwaitTheAnswer(store, after: 100)
+        receiveUser(store, name: "Ada Lovelace", followers: 1815, isFollowing: false, buttonTitle: "Follow")
+        store.assertNothingMoreArrives() // no error
     }
 
     func testFollowingAUserWhoRefusesFollowersShowsTheError() throws {
         let store = try makeStore(userID: 3, name: "Private Account", followers: 0)
-
-        store.advance(by: 100)
-        store.send("followTap")
-        store.receive("isLoading", true)
-        store.advance(by: 99)
-        store.finish()
-        store.advance(by: 1)
+        tapFollowAndAwaitTheAnswer(store, after: 100)
         store.receive("errorMessage", "Private Account does not accept new followers.")
         store.receive("isLoading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // the profile is unchanged: nothing is sent again
+        store.assertNothingMoreArrives() // the profile is unchanged: nothing is sent again
     }
 
     func testTapsWhileLoadingAreIgnored() throws {
-        let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
-            ProfileViewModel(userID: 1, services: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)))
-        }
-        store.receive("isLoading", true)
+        let store = try makeLoadingStore(userID: 1)
         store.advance(by: 50)
         store.send("followTap") // ignored: the user is still loading
-        store.advance(by: 49)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("name", "Ada Lovelace")
-        store.receive("followers", 1815)
-        store.receive("isFollowing", false)
-        store.receive("followButtonTitle", "Follow")
-        store.receive("isLoading", false)
+        store.letTheServiceAnswer(in: 50)
+        receiveUser(store, name: "Ada Lovelace", followers: 1815, isFollowing: false, buttonTitle: "Follow")
 
         store.advance(by: 100)
         store.send("followTap")
         store.receive("isLoading", true)
         store.advance(by: 50)
         store.send("followTap") // ignored: the follow sent at 200 is still on its way
-        store.advance(by: 49)
-        store.finish()
-        store.advance(by: 1)
-        store.receive("name", "Ada Lovelace")
-        store.receive("followers", 1816)
-        store.receive("isFollowing", true)
-        store.receive("followButtonTitle", "Unfollow")
-        store.receive("isLoading", false)
-
-        store.advance(by: 1_000)
-        store.finish() // neither ignored tap follows or unfollows later, and no error
+        store.letTheServiceAnswer(in: 50)
+        receiveUser(store, name: "Ada Lovelace", followers: 1816, isFollowing: true, buttonTitle: "Unfollow")
+        store.assertNothingMoreArrives() // neither ignored tap follows or unfollows later, and no error
     }
 }
