@@ -12,6 +12,7 @@ public final class Server: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let http: HTTPServer
     private let admission: StreamAdmission
+    private let router: Router
     private let lock = NSLock()
     private var heartbeat: DispatchSourceTimer?
 
@@ -48,8 +49,20 @@ public final class Server: @unchecked Sendable {
                                  sessions: application?.sessionCounts ?? [:])
             }
         )
+        self.router = router
         http = HTTPServer(configuration: configuration, telemetry: telemetry, router: router.respond(to:))
         daemon.server = http
+    }
+
+    /// Routes `request` as a connection would, without libmicrohttpd or a
+    /// socket: the response, once its session made it (router tests in memory).
+    func respond(to request: Request) async -> Response {
+        switch router.respond(to: request) {
+        case .now(let response):
+            return response
+        case .later(let work):
+            return await withCheckedContinuation { continuation in work { continuation.resume(returning: $0) } }
+        }
     }
 
     deinit { stop() }

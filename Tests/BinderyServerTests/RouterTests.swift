@@ -1,0 +1,92 @@
+import ExampleApp
+import Foundation
+import XCTest
+@testable import BinderyServer
+
+/// The router in memory: the same app as the executable, requests made as
+/// values and answered without libmicrohttpd or a socket. What needs the wire
+/// (deadlines, streams, connection limits, the raw URL) is the live suites'.
+final class RouterTests: XCTestCase {
+    private var server: Server!
+
+    override func setUp() {
+        var configuration = ServerConfiguration()
+        configuration.databasePath = ":memory:"
+        configuration.publicDirectory = TestServer.publicDirectory
+        server = ExampleApp.makeServer(configuration) // never started: no daemon, no port
+    }
+
+    override func tearDown() {
+        server.application.stop()
+        server = nil
+    }
+
+    /// `method path` from 127.0.0.1 to host `host`, with `headers` (lower-case names) and `body`.
+    private func respond(_ method: String, _ target: String, host: String = "127.0.0.1:8080", headers: [String: String] = [:],
+                         body: String = "") async -> (status: Int, headers: [String: String], json: [String: Any]) {
+        let parts = target.split(separator: "?", maxSplits: 1)
+        var query: [String: String] = [:]
+        for pair in parts.count == 2 ? parts[1].split(separator: "&") : [] {
+            let field = pair.split(separator: "=", maxSplits: 1)
+            query[String(field[0])] = field.count == 2 ? String(field[1]).removingPercentEncoding : ""
+        }
+        var request = Request(method: method, path: String(parts[0]), headers: headers.merging(["host": host]) { a, _ in a },
+                              body: Data(body.utf8), query: query)
+        request.peer = "127.0.0.1"
+        let response = await server.respond(to: request)
+        guard case .data(let data) = response.body else { return (response.status, [:], [:]) }
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (response.status, Dictionary(response.headers) { a, _ in a }, json)
+    }
+
+    func testASessionFromCreateToInputToOutput() async throws {
+        let catalog = await respond("GET", "/api")
+        XCTAssertEqual(catalog.status, 200)
+        XCTAssertTrue((catalog.json["viewModels"] as? [[String: Any]])?.contains { $0["name"] as? String == "simple" } == true)
+        let created = await respond("POST", "/api/simple")
+        XCTAssertEqual(created.status, 201)
+        let id = try XCTUnwrap(created.json["id"] as? String)
+        XCTAssertEqual(created.headers["Location"], "/api/simple/\(id)")
+        let tapped = await respond("POST", "/api/simple/\(id)/inputs/buttonTap")
+        XCTAssertEqual(tapped.status, 200)
+        XCTAssertEqual((tapped.json["outputs"] as? [String: Any])?["backgroundColor"] as? String, "blue")
+        let plainText = await respond("POST", "/api/messages", headers: ["content-type": "text/plain"], body: "{}")
+        XCTAssertEqual(plainText.status, 415)
+        let deleted = await respond("DELETE", "/api/simple/\(id)")
+        XCTAssertEqual(deleted.status, 204)
+        let gone = await respond("GET", "/api/simple/\(id)")
+        XCTAssertEqual(gone.json["error"] as? String, "unknown_session")
+    }
+
+    func testTheEdgeAndTheRoutesRefuseWhatTheyMust() async {
+        let foreignHost = await respond("GET", "/api", host: "evil.example")
+        XCTAssertEqual(foreignHost.json["error"] as? String, "host_not_allowed")
+        let foreignOrigin = await respond("POST", "/api/simple", headers: ["origin": "http://evil.example"])
+        XCTAssertEqual(foreignOrigin.status, 403)
+        let malformed = await respond("GET", "/api/simple/not-an-id")
+        XCTAssertEqual(malformed.json["error"] as? String, "invalid_session_id")
+        let unknown = await respond("GET", "/api/simple/AAAAAAAAAAAAAAAAAAAAAA")
+        XCTAssertEqual(unknown.status, 404)
+        let noViewModel = await respond("POST", "/api/nope")
+        XCTAssertEqual(noViewModel.json["error"] as? String, "unknown_view_model")
+        let put = await respond("PUT", "/api/simple/AAAAAAAAAAAAAAAAAAAAAA")
+        XCTAssertEqual(put.status, 405)
+        XCTAssertEqual(put.headers["Allow"], "GET, DELETE, HEAD")
+        let streams = await respond("GET", "/api/streams?sessions=simple/x")
+        XCTAssertEqual(streams.json["error"] as? String, "invalid_session_id")
+    }
+
+    func testAPageGetsItsHeadersAndTheBrowsersCookie() async {
+        let page = await respond("GET", "/simple.html")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertNotNil(page.headers["Content-Security-Policy"])
+        XCTAssertTrue(page.headers["Set-Cookie"]?.hasPrefix("bindery_browser=") == true)
+        let script = await respond("GET", "/_bindery/v1/bindery.js")
+        XCTAssertEqual(script.status, 200)
+        XCTAssertNil(script.headers["Set-Cookie"])
+        let healthy = await respond("GET", "/healthz")
+        XCTAssertEqual(healthy.status, 200)
+        let ready = await respond("GET", "/readyz")
+        XCTAssertEqual(ready.status, 503, "a server that was never started takes no requests")
+    }
+}
