@@ -1,6 +1,11 @@
 import ArgumentParser
-
 import Foundation
+
+/// What the benchmarks print goes out line by line as it is printed (not in
+/// C's buffer until the end), so that a pipe or a log sees the tables as they come.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((items.map { "\($0)" }.joined(separator: separator) + terminator).utf8))
+}
 
 /// `bindery-bench`: measurements printed as tables; never a timed test. It
 /// runs the `bindery` executable next to it (and, for `compare`, the C floor

@@ -9,7 +9,8 @@ import Foundation
 /// Every child is registered while it runs, so that SIGINT or SIGTERM to the
 /// benchmark stops them all (see `BenchChild.stopAllOnSignals`); `stop` ends
 /// one with SIGTERM, then SIGKILL if it has not exited a few seconds later.
-final class BenchChild {
+/// Its process is asked from the thread that follows its log too: `Process` may be.
+final class BenchChild: @unchecked Sendable {
     let name: String
     let process = Process()
     let output = Pipe()

@@ -70,7 +70,6 @@ struct CompareBench: ParsableCommand {
     private var scenarioList: [String] { scenarios.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
 
     func run() throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         signal(SIGPIPE, SIG_IGN)
         ProcessStats.raiseFileLimit()
         BenchChild.stopAllOnSignals()

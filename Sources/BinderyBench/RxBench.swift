@@ -19,7 +19,6 @@ struct RxBench: ParsableCommand {
     var fanoutElements = 1_000
 
     func run() throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         print("bindery-bench rx")
         print("machine: \(machineDescription())")
 

@@ -25,7 +25,6 @@ struct ServerBench: ParsableCommand {
     var threads: UInt32?
 
     func run() throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         ProcessStats.raiseFileLimit()
         let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--max-connections-per-client", "\(streams + 16)",
                                                      "--connection-memory", "\(connectionMemory)"]

@@ -19,7 +19,6 @@ struct SoakBench: ParsableCommand {
     var maxSeconds = 300.0
 
     func run() throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         // One client creating sessions in a loop is what the rate limit stops: not what this measures.
         let child = try ChildServer(extraArguments: ["--session-rate", "1000000", "--session-burst", "1000000"])
         defer { child.stop() }

@@ -25,7 +25,6 @@ struct TodoBench: ParsableCommand {
     var database: String?
 
     func run() throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         let path = database ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-todo-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let child = try ChildServer(extraArguments: ["--database", path])

@@ -123,7 +123,7 @@ public final class Socket {
 }
 
 /// Sends requests to a server on 127.0.0.1:`port`.
-public struct HTTPClient {
+public struct HTTPClient: Sendable {
     /// The server's port on 127.0.0.1.
     public let port: UInt16
     /// The loopback address requests come from (nil: the system's choice, 127.0.0.1).

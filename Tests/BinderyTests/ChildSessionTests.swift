@@ -73,7 +73,8 @@ final class ChildSessionTests: XCTestCase {
     }
 
     func testOutputsEmittedOnAnotherThreadAreLoggedOnTheSessionQueue() async throws {
-        final class Ticker {
+        /// Its relay may be called from any thread (as every relay).
+        final class Ticker: @unchecked Sendable {
             let relay = BehaviorRelay(value: 0)
             var count: Observable<Int> { relay.asObservable() }
         }

@@ -1,7 +1,7 @@
 /// A `BehaviorSubject` that never terminates: it holds a `value` and accepts new ones.
 ///
 /// Thread safety: `accept` and `value` are safe from any thread; deliveries are serialized.
-public final class BehaviorRelay<Element>: ObservableType {
+public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject: BehaviorSubject<Element>
 
     /// A relay holding `value`.

@@ -1,7 +1,7 @@
 /// A `PublishSubject` that never terminates: it only accepts elements.
 ///
 /// Thread safety: `accept` is safe from any thread; deliveries are serialized.
-public final class PublishRelay<Element>: ObservableType {
+public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject = PublishSubject<Element>()
 
     /// A new relay.

@@ -1,7 +1,7 @@
 /// A `ReplaySubject` that never terminates.
 ///
 /// Thread safety: `accept` is safe from any thread; deliveries are serialized.
-public final class ReplayRelay<Element>: ObservableType {
+public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject: ReplaySubject<Element>
 
     private init(subject: ReplaySubject<Element>) { self.subject = subject }

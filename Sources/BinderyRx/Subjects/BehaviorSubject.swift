@@ -1,7 +1,7 @@
 /// A subject that holds a current value: each subscriber gets it first, then what follows.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class BehaviorSubject<Element>: SubjectType, ObserverType, Cancelable {
+public final class BehaviorSubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core = SubjectCore<Element>()
     private var element: Element
 

@@ -2,7 +2,7 @@
 /// gets just the terminal event, if there was one.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class PublishSubject<Element>: SubjectType, ObserverType, Cancelable {
+public final class PublishSubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core = SubjectCore<Element>()
 
     /// A new subject.

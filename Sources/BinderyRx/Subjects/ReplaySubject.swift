@@ -3,7 +3,7 @@ import Foundation
 /// A subject that replays up to `bufferSize` past elements (and the terminal event) to each new subscriber.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable {
+public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core: SubjectCore<Element>
     private let bufferSize: Int
     private var buffer: [Element] = []

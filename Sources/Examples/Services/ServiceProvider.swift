@@ -3,7 +3,12 @@ import Foundation
 
 /// The services the example ViewModels use, made once for the app and handed
 /// to each ViewModel's factory (seed 000's `ServiceProvider`).
-public final class ServiceProvider {
+///
+/// Shared by every session's factory: immutable once made, and each service
+/// guards what it changes with a lock of its own, so sessions on any thread
+/// may use one provider (hence `@unchecked Sendable`: its scheduler is an
+/// RxSwift `SchedulerType`, which says nothing of threads).
+public final class ServiceProvider: @unchecked Sendable {
     /// Where the services' simulated latency runs.
     let scheduler: SchedulerType
     /// Users and following.

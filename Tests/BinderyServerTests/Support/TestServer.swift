@@ -4,8 +4,9 @@ import XCTest
 import ExampleApp
 @testable import BinderyServer
 
-/// The very app the executable runs, started on a free loopback port.
-final class TestServer {
+/// The very app the executable runs, started on a free loopback port. Its
+/// server may be asked from any thread (a test's client threads do).
+final class TestServer: @unchecked Sendable {
     let server: Server
     var port: UInt16 { server.port }
     var client: HTTPClient { HTTPClient(port: port) }
