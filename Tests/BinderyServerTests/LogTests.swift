@@ -31,7 +31,7 @@ final class LogTests: XCTestCase {
 
     private func server(_ log: Lines, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
         try TestServer {
-            $0.runtime.logger = LogLine.logger(format: .json, level: .info, write: { log.append($0) })
+            $0.runtime.logger = LineLogHandler.logger(format: .json, level: .info, write: { log.append($0) })
             configure(&$0)
         }
     }
@@ -130,7 +130,7 @@ final class LogTests: XCTestCase {
         let log = Lines()
         let captured = Lines()
         _ = log
-        let logger = LogLine.logger(format: .text, level: .info, write: { captured.append($0) })
+        let logger = LineLogHandler.logger(format: .text, level: .info, write: { captured.append($0) })
         logger.notice("input refused", metadata: ["detail": "this input takes no payload", "status": "400", "path": "/api/x/{sid}/inputs/y"])
         logger.debug("not shown")
         let line = captured.all.first?["unparsed"] ?? ""

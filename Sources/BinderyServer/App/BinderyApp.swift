@@ -58,7 +58,7 @@ public final class BinderyApp: Sendable {
     /// `info` up to standard error as text (`--log-level`, `--log-format json`).
     public static var defaultConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration()
-        configuration.runtime.logger = LogLine.logger()
+        configuration.runtime.logger = LineLogHandler.logger()
         return configuration
     }
 

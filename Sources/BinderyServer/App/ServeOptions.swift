@@ -156,7 +156,7 @@ public enum ServeOptions {
         value("log-format", "<text|json>", "Log lines as text for a terminal, or as JSON objects, one per line.",
               get: { _ in "text" }) { configuration, text in
             guard let format = LogFormat(rawValue: text.lowercased()) else { throw Problem("expected text or json, got '\(text)'") }
-            configuration.runtime.logger = LogLine.logger(format: format, level: configuration.runtime.logger.logLevel)
+            configuration.runtime.logger = LineLogHandler.logger(format: format, level: configuration.runtime.logger.logLevel)
         },
         value("log-level", "<level>", "Least severe level logged: trace, debug, info (a line per request), notice, warning, error.",
               get: { "\($0.runtime.logger.logLevel)" }) { configuration, text in
@@ -165,7 +165,7 @@ public enum ServeOptions {
             }
             configuration.runtime.logger.logLevel = level
             // A logger that logs nothing keeps no level: asking for one means lines on standard error.
-            if configuration.runtime.logger.logLevel != level { configuration.runtime.logger = LogLine.logger(level: level) }
+            if configuration.runtime.logger.logLevel != level { configuration.runtime.logger = LineLogHandler.logger(level: level) }
         },
         flag("no-metrics", "Turn off the counters behind /metrics (which then answers 404).") { $0.metrics = false },
         value("shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",

@@ -72,7 +72,7 @@ final class Telemetry: Sendable {
 
     /// A response was queued: the request's log line, and its status counted
     /// (an input's latency too).
-    func responded(method: String, route: Route, status: Int, since start: ContinuousClock.Instant) {
+    func responded(method: String, route: RouteLabel, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         if let factory {
             let counter = byStatus.withLock { counters in
@@ -107,7 +107,7 @@ final class Telemetry: Sendable {
     }
 
     /// An input the session refused: its code and message, at notice level.
-    func inputRefused(_ route: Route, status: Int, body: Data) {
+    func inputRefused(_ route: RouteLabel, status: Int, body: Data) {
         guard logger.logLevel <= .notice else { return }
         let error = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         logger.notice("input refused", metadata: [

@@ -50,7 +50,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         /// When the current request's first byte arrived (its log line's duration).
         var started = ContinuousClock.now
         /// The current request's route, once it is routed (its log line and metrics).
-        var route: Route?
+        var route: RouteLabel?
         /// The socket the hang-up watcher watches while a stream is open.
         var watched: Int32?
         /// When the connection is closed unless its request has moved on: the
@@ -140,7 +140,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         }
         let next = state.withLock { state -> Next in
             if isFirstCall {
-                server.activity.begin()
+                server.requestsInFlight.begin()
                 state.started = .now
                 state.route = nil
                 state.phase = .receiving(RequestBody(limit: server.configuration.maxBodyBytes))
@@ -185,7 +185,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                     request.browser = token
                 }
                 if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
-                state.route = Route(url, segments: request.segments)
+                state.route = RouteLabel(url, segments: request.segments)
                 switch server.route(request) {
                 case .now(let response):
                     return .result(queue(response, in: &state, method: method, path: url))
@@ -370,12 +370,12 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             break
         }
         state.phase = next
-        server.activity.end()
+        server.requestsInFlight.end()
     }
 
     private func queue(_ response: Response, in state: inout State, method: String, path: String) -> MHD_Result {
         state.deadline = nil
-        let route = state.route ?? Route(path)
+        let route = state.route ?? RouteLabel(path)
         server.telemetry.responded(method: method, route: route, status: response.status, since: state.started)
         if response.status >= 400, method == "POST", case .data(let body) = response.body, route.inputViewModel != nil {
             server.telemetry.inputRefused(route, status: response.status, body: body)

@@ -27,7 +27,7 @@ final class HTTPServer: @unchecked Sendable {
     /// Where requests and streams are logged and counted.
     let telemetry: Telemetry
     /// Requests in progress, awaited when stopping.
-    let activity = Activity()
+    let requestsInFlight = RequestsInFlight()
     private let router: @Sendable (Request) -> Answer
     private let lock = NSLock()
     // Guarded by `lock`.
@@ -176,12 +176,12 @@ final class HTTPServer: @unchecked Sendable {
         open.forEach { $0.drain() }
         let (seconds, attoseconds) = grace.components
         let graceEnd = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
-        if !activity.waitUntilIdle(before: graceEnd) {
+        if !requestsInFlight.waitUntilIdle(before: graceEnd) {
             // Sessions that never answered: their clients get a 503, and nothing stays suspended.
             let stopping = self.stopping.closing
             for connection in lock.withLock({ Array(connections.values) }) { connection.drain(answeringWith: stopping) }
-            if !activity.waitUntilIdle(before: Date(timeIntervalSinceNow: 1)) {
-                telemetry.logger.warning("stopping with requests unfinished", metadata: ["requests": "\(activity.inProgress)"])
+            if !requestsInFlight.waitUntilIdle(before: Date(timeIntervalSinceNow: 1)) {
+                telemetry.logger.warning("stopping with requests unfinished", metadata: ["requests": "\(requestsInFlight.inProgress)"])
             }
         }
         lock.withLock {

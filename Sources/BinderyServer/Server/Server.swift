@@ -83,7 +83,7 @@ public final class Server: @unchecked Sendable {
     var isAccepting: Bool { http.isReady }
 
     /// Requests received and not yet finished (waiting for their session, or being answered).
-    var requestsInProgress: Int { http.activity.inProgress }
+    var requestsInProgress: Int { http.requestsInFlight.inProgress }
 
     /// Starts listening, the heartbeat and the idle-session reaper.
     public func start() throws {

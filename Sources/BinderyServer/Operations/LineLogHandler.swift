@@ -9,23 +9,23 @@ import Logging
 /// 2026-11-23T05:30:00.123Z info request method=POST path=/api/simple/{sid}/inputs/buttonTap status=200 ms=0.41 session=Ab…
 /// {"time":"2026-11-23T05:30:00.123Z","level":"info","message":"request","method":"POST",…}
 /// ```
-public struct LogLine: LogHandler {
+public struct LineLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let format: LogFormat
     private let write: @Sendable (String) -> Void
 
     /// Lines in `format` from `level` up, written by `write` (standard error by default).
-    public init(format: LogFormat = .text, level: Logger.Level = .info, write: @escaping @Sendable (String) -> Void = LogLine.standardError) {
+    public init(format: LogFormat = .text, level: Logger.Level = .info, write: @escaping @Sendable (String) -> Void = LineLogHandler.standardError) {
         self.format = format
         self.logLevel = level
         self.write = write
     }
 
-    /// A logger labelled `bindery` that writes through a `LogLine`.
+    /// A logger labelled `bindery` that writes through a `LineLogHandler`.
     public static func logger(format: LogFormat = .text, level: Logger.Level = .info,
-                              write: @escaping @Sendable (String) -> Void = LogLine.standardError) -> Logger {
-        Logger(label: "bindery") { _ in LogLine(format: format, level: level, write: write) }
+                              write: @escaping @Sendable (String) -> Void = LineLogHandler.standardError) -> Logger {
+        Logger(label: "bindery") { _ in LineLogHandler(format: format, level: level, write: write) }
     }
 
     /// Writes a line to standard error in one `write(2)`, so lines of several threads never interleave.

@@ -1,7 +1,7 @@
 /// A request path as logs and metrics name it: the session id replaced by
 /// `{sid}`, so that lines of one route look alike. Made from the segments the
 /// router split, so a request's path is split once.
-struct Route {
+struct RouteLabel {
     let path: String
     let segments: [String]
 

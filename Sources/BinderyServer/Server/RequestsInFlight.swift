@@ -3,7 +3,7 @@ import Foundation
 /// Requests in progress, counted so that stopping can wait for them to finish.
 ///
 /// Thread safety: every method may be called from any thread.
-final class Activity: @unchecked Sendable {
+final class RequestsInFlight: @unchecked Sendable {
     private let condition = NSCondition()
     private var count = 0
 
