@@ -38,9 +38,13 @@ final class Broadcast: @unchecked Sendable {
     /// `releaseWakes`, rather than waking them at once. Confined to the session's turns.
     private var holdsWakes = false
 
-    init(log: EventLog, maxBufferedBytes: Int) {
+    /// Counts the publications for the application's metrics.
+    private let published: PublicationCount
+
+    init(log: EventLog, maxBufferedBytes: Int, published: PublicationCount = PublicationCount()) {
         state = Locked(State(log: log))
         self.maxBufferedBytes = maxBufferedBytes
+        self.published = published
     }
 
     /// Reads or changes the log under the lock.
@@ -72,6 +76,7 @@ final class Broadcast: @unchecked Sendable {
             return event
         }
         swap(&woken, &self.woken)
+        published.add()
         return event
     }
 

@@ -11,8 +11,11 @@ public final class Application: @unchecked Sendable {
     public let configuration: RuntimeConfiguration
     /// What the ViewModels need from outside, handed to every factory.
     public let services = Services()
-    /// Encodes each output event for the wire once; the server sets it before serving.
-    package var eventEncoder: EventEncoder = { _, _, json in Array(json) }
+    /// Encodes each output event for the wire once, when a session publishes it:
+    /// given by whoever serves the application (`BinderyApp`: server-sent events).
+    package let eventEncoder: EventEncoder
+    /// The events the sessions have published, for the server's metrics.
+    package let published = PublicationCount()
     private let lock = NSLock()
     // Guarded by `lock`.
     private var definitions: [String: ViewModelDefinition] = [:]
@@ -27,9 +30,16 @@ public final class Application: @unchecked Sendable {
     private var registrations = 0
     private var reaper: DispatchSourceTimer?
 
-    /// A runtime with `configuration`.
-    public init(configuration: RuntimeConfiguration = .init()) {
+    /// A runtime with `configuration`. Its events are JSON until a server
+    /// makes it with the encoding it writes (`package` init).
+    public convenience init(configuration: RuntimeConfiguration = .init()) {
+        self.init(configuration: configuration, eventEncoder: { _, _, json in Array(json) })
+    }
+
+    /// A runtime with `configuration` whose sessions encode each event with `eventEncoder`.
+    package init(configuration: RuntimeConfiguration, eventEncoder: @escaping EventEncoder) {
         self.configuration = configuration
+        self.eventEncoder = eventEncoder
     }
 
     /// Registers a ViewModel under `name`, made per session by `make`.
@@ -117,7 +127,7 @@ public final class Application: @unchecked Sendable {
         if let client { sessionsByClient[client, default: 0] += 1 }
         let session = Session(id: SessionID.make(), viewModelName: viewModel, client: client, owner: owner, limits: configuration,
                               scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
-                              encoder: eventEncoder)
+                              encoder: eventEncoder, published: published)
         session.spawn = { [weak self] child, scheduler in
             guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
             return try self.startChild(child, for: client, owner: owner, on: scheduler)

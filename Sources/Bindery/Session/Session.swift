@@ -46,14 +46,15 @@ package final class Session: @unchecked Sendable {
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
     init(id: String, viewModelName: String, client: String?, owner: SessionOwner?, limits: RuntimeConfiguration,
-         scheduler: SerialScheduler, encoder: @escaping EventEncoder) {
+         scheduler: SerialScheduler, encoder: @escaping EventEncoder, published: PublicationCount = PublicationCount()) {
         self.id = id
         self.viewModelName = viewModelName
         self.client = client
         self.owner = owner
         self.limits = limits
         self.scheduler = scheduler
-        broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, encoder: encoder), maxBufferedBytes: limits.streamBufferBytes)
+        broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, encoder: encoder), maxBufferedBytes: limits.streamBufferBytes,
+                              published: published)
     }
 
     /// Runs `work` in a turn and, once everything it caused inline has run,

@@ -28,7 +28,7 @@ public final class BinderyApp: Sendable {
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
-        application = Application(configuration: configuration.runtime)
+        application = Application(configuration: configuration.runtime, eventEncoder: ServerSentEvents.event)
     }
 
     /// An app configured by the command line and the environment over

@@ -149,14 +149,19 @@ final class Telemetry: Sendable {
         streamBytes?.increment(by: Int64(bytes))
     }
 
-    /// A session logged an event (once, however many streams it goes to).
-    func published() { eventsPublished?.increment() }
+    /// The runtime's count of events published when last scraped (the counter goes up by the difference).
+    private let publishedAtLastScrape = Locked<UInt64>(0)
 
     // MARK: Scrapes
 
     /// The Prometheus text of every metric, with the gauges read now.
-    func scrape(connections: Int, streams: Int, sessions counts: [String: Int]) -> Data? {
+    func scrape(connections: Int, streams: Int, sessions counts: [String: Int], published: UInt64) -> Data? {
         guard let registry, let factory else { return nil }
+        let newlyPublished = publishedAtLastScrape.withLock { last -> UInt64 in
+            defer { last = max(last, published) }
+            return published > last ? published - last : 0
+        }
+        if newlyPublished > 0 { eventsPublished?.increment(by: Int64(newlyPublished)) }
         self.connections?.record(connections)
         openStreams?.record(streams)
         let gauges = sessions.withLock { gauges in

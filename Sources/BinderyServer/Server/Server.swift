@@ -16,16 +16,13 @@ public final class Server: @unchecked Sendable {
     private let lock = NSLock()
     private var heartbeat: DispatchSourceTimer?
 
-    /// A server for `application` with `configuration`.
-    public init(application: Application, configuration: ServerConfiguration) {
+    /// A server for `application` with `configuration`; `application` was made
+    /// with the encoding the server writes (`BinderyApp` makes both).
+    init(application: Application, configuration: ServerConfiguration) {
         self.application = application
         self.configuration = configuration
         let telemetry = Telemetry(logger: configuration.runtime.logger, metrics: configuration.metrics,
                                   isRegistered: { [weak application] name in application?.isRegistered(name) ?? false })
-        application.eventEncoder = { id, name, json in
-            telemetry.published()
-            return ServerSentEvents.event(id: id, name: name, json: json)
-        }
         let admission = StreamAdmission(limit: configuration.maxStreams)
         self.admission = admission
         // The daemon, once made, for the routes that read its state: weakly, as
@@ -46,7 +43,7 @@ public final class Server: @unchecked Sendable {
             isReady: { daemon.server?.isReady ?? false },
             metrics: { [weak application] in
                 telemetry.scrape(connections: daemon.server?.connectionCount ?? 0, streams: admission.count,
-                                 sessions: application?.sessionCounts ?? [:])
+                                 sessions: application?.sessionCounts ?? [:], published: application?.published.value ?? 0)
             }
         )
         self.router = router
