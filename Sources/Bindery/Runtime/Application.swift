@@ -16,6 +16,8 @@ public final class Application: @unchecked Sendable {
     package let eventEncoder: EventEncoder
     /// The events the sessions have published, for the server's metrics.
     package let published = PublicationCount()
+    /// Names no ViewModel may take, with why: those the server's own routes use.
+    private let reservedNames: [String: String]
     private let lock = NSLock()
     // Guarded by `lock`.
     private var definitions: [String: ViewModelDefinition] = [:]
@@ -36,10 +38,13 @@ public final class Application: @unchecked Sendable {
         self.init(configuration: configuration, eventEncoder: { _, _, json in Array(json) })
     }
 
-    /// A runtime with `configuration` whose sessions encode each event with `eventEncoder`.
-    package init(configuration: RuntimeConfiguration, eventEncoder: @escaping EventEncoder) {
+    /// A runtime with `configuration` whose sessions encode each event with
+    /// `eventEncoder`, where no ViewModel may be named as a key of
+    /// `reservedNames` (its value says why).
+    package init(configuration: RuntimeConfiguration, eventEncoder: @escaping EventEncoder, reservedNames: [String: String] = [:]) {
         self.configuration = configuration
         self.eventEncoder = eventEncoder
+        self.reservedNames = reservedNames
     }
 
     /// Registers a ViewModel under `name`, made per session by `make`.
@@ -52,7 +57,7 @@ public final class Application: @unchecked Sendable {
     ///     input (a `PublishSubject` a ViewModel emits on), with their kind.
     ///   - make: Creates the ViewModel; it runs in the new session's first turn.
     public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping @Sendable (ViewModelContext) throws -> ViewModel) {
-        precondition(name != Self.multiplexedStreamsRoute, "ViewModel name '\(name)' is reserved: /api/\(name) is the multiplexed event stream")
+        if let why = reservedNames[name] { preconditionFailure("ViewModel name '\(name)' is reserved: \(why)") }
         precondition(Self.isValidName(name), "ViewModel name '\(name)' must be 1–64 ASCII letters, digits, - or _")
         lock.withLock {
             precondition(definitions[name] == nil, "ViewModel '\(name)' is registered twice")
@@ -69,8 +74,6 @@ public final class Application: @unchecked Sendable {
         (1...64).contains(name.utf8.count) && URLSafeName.allows(name)
     }
 
-    /// `/api/streams` carries several sessions' streams, so no ViewModel may be called that.
-    package static let multiplexedStreamsRoute = "streams"
 
     /// Whether `name` is a registered ViewModel.
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }

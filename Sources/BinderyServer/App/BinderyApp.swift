@@ -28,7 +28,8 @@ public final class BinderyApp: Sendable {
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
-        application = Application(configuration: configuration.runtime, eventEncoder: ServerSentEvents.event)
+        application = Application(configuration: configuration.runtime, eventEncoder: ServerSentEvents.event,
+                                  reservedNames: [APIRouter.multiplexedStreams: "/api/streams is the multiplexed event stream"])
     }
 
     /// An app configured by the command line and the environment over

@@ -31,7 +31,7 @@ struct APIRouter: Sendable {
         case 1 where path[0] == "openapi.json":
             try allow(request, ["GET"])
             return catalog { .json(OpenAPI.document(for: $0)) }
-        case 1 where path[0] == Application.multiplexedStreamsRoute:
+        case 1 where path[0] == Self.multiplexedStreams:
             try allow(request, ["GET"])
             return try multiplexedStream(request)
         case 1:
@@ -163,6 +163,9 @@ struct APIRouter: Sendable {
             throw HTTPError(status: 415, code: "unsupported_media_type", message: "send the payload as JSON with Content-Type: application/json (got \(type))")
         }
     }
+
+    /// `/api/streams` carries several sessions' streams, so no ViewModel may be called that.
+    static let multiplexedStreams = "streams"
 
     /// The most sessions one multiplexed stream carries.
     static let maxSessionsPerStream = 64
