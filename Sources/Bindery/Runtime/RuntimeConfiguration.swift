@@ -13,8 +13,6 @@ public struct RuntimeConfiguration: Sendable {
     public var retainedEvents = 1_024
     /// Unwritten bytes a stream may hold before it is closed as too slow.
     public var streamBufferBytes = 256 * 1024
-    /// The `retry:` a stream tells clients to wait before reconnecting.
-    public var retryMilliseconds = 1_000
     /// A session with no stream and no request for this long is disposed.
     public var sessionIdleTimeout: Duration = .seconds(600)
     /// A session nobody has streamed from or sent an input to since it was

@@ -199,7 +199,7 @@ struct APIRouter: Sendable {
         guard let admission = streams.admit() else {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }
-        let retry = configuration.runtime.retryMilliseconds
+        let retry = configuration.retryMilliseconds
         // Each session answers in its own turn; the last to answer replies.
         let outcomes = Locked<(results: [Result<Subscription, BinderyError>?], waiting: Int)>((Array(repeating: nil, count: entries.count), entries.count))
         return .later { [application, entries, telemetry] reply in
@@ -243,7 +243,7 @@ struct APIRouter: Sendable {
         guard let admission = streams.admit() else {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }
-        let retry = configuration.runtime.retryMilliseconds
+        let retry = configuration.retryMilliseconds
         return .later { [telemetry] reply in
             session.subscribe(lastEventID: lastEventID) { subscribed in
                 switch subscribed {

@@ -58,6 +58,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryBytes = 16 * 1024
     /// Seconds an idle (not suspended) connection may stay open.
     public var connectionTimeoutSeconds: UInt32 = 120
+    /// The `retry:` each stream starts with: how long a client waits before reconnecting.
+    public var retryMilliseconds = 1_000
     /// How often a `: keep-alive` comment goes down every stream.
     public var heartbeat: Duration = .seconds(15)
     /// How long stopping waits for requests whose session is still busy (they
