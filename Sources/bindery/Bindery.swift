@@ -23,7 +23,7 @@ enum Main {
                                                  (a container's HEALTHCHECK; the port as for serve)
 
             """)
-            print(ServeOptions.help(command: "bindery serve"))
+            print(ServeOptions.help(command: "bindery serve", defaults: BinderyApp.defaultConfiguration))
         default:
             if arguments.first == "serve" { arguments.removeFirst() }
             ExampleApp.serve(arguments)

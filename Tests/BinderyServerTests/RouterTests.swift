@@ -89,4 +89,21 @@ final class RouterTests: XCTestCase {
         let ready = await respond("GET", "/readyz")
         XCTAssertEqual(ready.status, 503, "a server that was never started takes no requests")
     }
+
+    func testABrowserAskingForAMissingPageGetsAPageAndAScriptGetsJSON() async throws {
+        var request = Request(method: "GET", path: "/nope<b>.html", headers: ["host": "127.0.0.1", "accept": "text/html,application/xhtml+xml"], body: Data())
+        request.peer = "127.0.0.1"
+        let page = await server.respond(to: request)
+        XCTAssertEqual(page.status, 404)
+        XCTAssertTrue(page.headers.contains { $0 == ("Content-Type", "text/html; charset=utf-8") })
+        XCTAssertTrue(page.headers.contains { $0.0 == "Content-Security-Policy" }, "a page like any other")
+        guard case .data(let html) = page.body else { return XCTFail("a page has a body") }
+        let text = String(decoding: html, as: UTF8.self)
+        XCTAssertTrue(text.contains("Not found") && text.contains("/nope&lt;b&gt;.html") && !text.contains("<b>"), text)
+        let json = await respond("GET", "/nope.html")
+        XCTAssertEqual(json.status, 404)
+        XCTAssertEqual(json.json["error"] as? String, "not_found")
+        let api = await respond("GET", "/api/nope/x/y/z/w", headers: ["accept": "text/html"])
+        XCTAssertEqual(api.json["error"] as? String, "not_found", "the API answers JSON whatever the Accept")
+    }
 }

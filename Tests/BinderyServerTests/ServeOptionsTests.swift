@@ -90,6 +90,22 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertFalse(try configuration([], ["BINDERY_NO_METRICS": "1"]).metrics)
     }
 
+    func testBinderysHelpShowsTheDefaultsItServesWith() throws {
+        // `bindery --help` and `bindery serve --help` print one table with one set of defaults.
+        for arguments in [["--help"], ["serve", "--help"]] {
+            let process = Process()
+            process.executableURL = ServerProcess.binderyExecutable
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let logLevel = text.components(separatedBy: "\n").drop { !$0.contains("--log-level") }.dropFirst().first ?? ""
+            XCTAssertTrue(logLevel.contains("(default: info)"), "\(arguments): \(logLevel)")
+        }
+    }
+
     func testAnAppServesItsOwnViewModelAndTheClient() throws {
         var configuration = try ServeOptions.configuration(arguments: ["--port", "0"])
         configuration.publicDirectory = FileManager.default.temporaryDirectory

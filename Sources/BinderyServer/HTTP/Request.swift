@@ -56,6 +56,12 @@ struct Request: Sendable {
         return accept.lowercased().contains("text/event-stream")
     }
 
+    /// Whether a browser asks for a page: a `GET` whose `Accept` names HTML (a
+    /// fetch or curl sends `*/*`, and gets the JSON error).
+    var wantsPage: Bool {
+        (method == "GET" || method == "HEAD") && header("accept")?.lowercased().contains("text/html") == true
+    }
+
     /// Whether the method changes something (only these need a same-origin page).
     var isWrite: Bool { method != "GET" && method != "HEAD" && method != "OPTIONS" }
 }

@@ -35,10 +35,46 @@ struct Router: Sendable {
                 if let own = try files.file(for: request) { return .now(page(own, for: request)) }
                 return .now(page(try client.respond(to: request, path: segments.dropFirst()), for: request))
             }
-            return .now(page(try files.respond(to: request), for: request))
+            do {
+                return .now(page(try files.respond(to: request), for: request))
+            } catch let error as HTTPError where error.status == 404 && request.wantsPage {
+                return .now(page(Self.notFoundPage(request.path), for: request))
+            }
         } catch {
             return .now(HTTPError.response(for: error))
         }
+    }
+
+    /// The page a browser gets for a path the app has no file for: the same
+    /// 404, in words and with a way back, instead of JSON.
+    static func notFoundPage(_ path: String) -> Response {
+        let escaped = path.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        let html = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+              <meta charset="utf-8">
+              <meta name="viewport" content="width=device-width, initial-scale=1">
+              <title>Not found · Bindery</title>
+              <link rel="icon" href="data:,">
+              <link rel="stylesheet" href="/_bindery/v1/style.css">
+            </head>
+            <body>
+              <header><a href="/">Bindery</a></header>
+              <main class="page">
+                <h1>Not found</h1>
+                <p>There is no page at <code>\(escaped)</code>.</p>
+                <p><a href="/">Go to the index</a></p>
+              </main>
+            </body>
+            </html>
+
+            """
+        var response = Response(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+                                body: .data(Data(html.utf8)))
+        response.isPage = true
+        return response
     }
 
     /// A file, with the page headers if it is an HTML page (or its 304), and
