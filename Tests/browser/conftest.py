@@ -192,6 +192,13 @@ def wait(driver, condition, timeout=10):
     return WebDriverWait(driver, timeout).until(lambda d: condition(d))
 
 
+def texts(driver, css):
+    """The visible text of every element `css` selects, read in one step: a list
+    the client re-renders meanwhile cannot go stale under it."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.checkVisibility() ? e.innerText.trim() : '')", css)
+
+
 def page_state(driver):
     return driver.execute_script("return document.documentElement.dataset.binderyState")
 

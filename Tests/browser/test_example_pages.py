@@ -4,7 +4,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import browser_cookies
+from conftest import browser_cookies, texts
 
 
 def wait(browser, condition, timeout=10):
@@ -14,10 +14,6 @@ def wait(browser, condition, timeout=10):
 def text(browser, css):
     elements = browser.find_elements(By.CSS_SELECTOR, css)
     return elements[0].text if elements else None
-
-
-def texts(browser, css):
-    return [e.text for e in browser.find_elements(By.CSS_SELECTOR, css)]
 
 
 def visible(browser, css):

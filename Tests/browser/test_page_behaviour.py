@@ -6,11 +6,7 @@ import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import browser_cookies, make_browser, page_state, start_server, stop_server, wait, wait_open
-
-
-def texts(driver, css):
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, css)]
+from conftest import browser_cookies, make_browser, page_state, start_server, stop_server, texts, wait, wait_open
 
 
 def test_an_output_named_error_is_an_output_not_a_connection_error(server, each_transport):

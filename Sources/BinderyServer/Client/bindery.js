@@ -49,6 +49,11 @@
 //                              sends go out in order, pending debounced input first
 //   data-debounce="300"        milliseconds to wait for input events (default 250)
 //   data-reset                 on a form: its fields are cleared as it is submitted (once read)
+//   For people, on every page: the clicked element has class bindery-loading and
+//   aria-busy until its input is answered; a control disabled while focused gets the
+//   focus back when enabled; a non-control with data-on-click is reached by Tab and
+//   activated by Enter/Space (tabindex, role=button); [data-bindery-connection] is
+//   aria-live, [data-bindery-errors] role=alert.
 //   Enter in a form's field, or a click, acts on what was just typed: the debounced
 //   input is sent first and its answer (the session's snapshot) updates the page, so a
 //   submit button enabled by that input (data-enabled="canSend") is enabled in time.

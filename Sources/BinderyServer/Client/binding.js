@@ -1,6 +1,6 @@
 // Bindery browser client: a page's connection to one session (Binding). See bindery.js.
 
-import { pick, outputOf, setAttribute, applyBindings, OUTPUT_KINDS, payloadOf } from "./dom.js";
+import { pick, outputOf, setAttribute, applyBindings, OUTPUT_KINDS, payloadOf, makeActivatable } from "./dom.js";
 import { openEventSource, SharedStream } from "./feeds.js";
 import { showNotice, hideNotice } from "./notice.js";
 
@@ -17,6 +17,8 @@ const MAX_WAITING_INPUTS = 100;
 /** Milliseconds to wait before retry number `attempt` (0, 1, …): 250 ms doubling to 5 s, ±20 %. */
 const backoff = (attempt) => Math.min(5000, 250 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A form's submit button. */
+const SUBMIT_BUTTON = "button:not([type]), button[type='submit'], input[type='submit']";
 
 /** A promise-shaped latch: `wait()` resolves once the gate is open. */
 class Gate {
@@ -56,6 +58,13 @@ export class Binding extends EventTarget {
     this.#ready = new Promise((resolve) => (this.#readyResolve = resolve));
     if (this.sessionId) this.#reachable.open();
     this.#wire(root);
+    // A screen reader hears the connection change and an error appear, as a sighted user sees them.
+    for (const element of document.querySelectorAll("[data-bindery-connection]")) {
+      if (!element.hasAttribute("aria-live")) element.setAttribute("aria-live", "polite");
+    }
+    for (const element of root.querySelectorAll("[data-bindery-errors]")) {
+      if (!element.hasAttribute("role")) element.setAttribute("role", "alert");
+    }
     // A page kept in the back/forward cache would keep its stream open, and a
     // browser allows only six HTTP/1.1 connections per host: after a few
     // navigations new requests would stall. Close on the way out, resume on return.
@@ -601,7 +610,9 @@ export class Binding extends EventTarget {
           const payload = payloadOf(element, item ? item() : undefined, key, keyField);
           const sent = this.send(input, payload);
           sent.catch(() => {});
+          if (event !== "input") this.#markLoading(element, sent);
           if (element instanceof HTMLFormElement) sent.finally(() => this.#showStored(element, item)).catch(() => {});
+          if (event === "input") sent.finally(() => this.#releaseHeld(element)).catch(() => {});
           if (event === "submit" && element.dataset.reset !== undefined) element.reset();
           return sent;
         };
@@ -613,12 +624,23 @@ export class Binding extends EventTarget {
             clearTimeout(timer);
             this.debounced.add(send);
             timer = setTimeout(send, Number(element.dataset.debounce ?? 250));
+            this.#holdSubmit(element);
+          } else if (event === "submit" && domEvent.submitter?.dataset.binderyHeld !== undefined) {
+            // Clicked while its output would keep it disabled but for the typing
+            // not sent yet (data-enabled="canSend"): send the typing, and submit
+            // only if the answer enables the button.
+            const button = domEvent.submitter;
+            this.#flushTyping().then(() => {
+              this.#releaseHeld(button);
+              if (!button.disabled) send();
+            });
           } else {
             // Typing not yet sent goes first: "type, then click Send" sends the text.
             this.#flushTyping();
             send();
           }
         });
+        if (event === "click") makeActivatable(element);
         if (event === "submit" && element instanceof HTMLFormElement) this.#submitOnEnter(element);
       }
     }
@@ -632,6 +654,44 @@ export class Binding extends EventTarget {
       if (item) applyBindings(control, "data-item-", () => true, (path) => (path === "." ? item() : pick(item(), `.${path}`)));
       else applyBindings(control, "data-", (path) => this.values.has(outputOf(path)), (path) => pick(this.values.get(outputOf(path)), path));
     }
+  }
+
+  // While a field's typing waits for its debounce, the form's submit button
+  // may still be disabled by an output that typing will change (data-enabled=
+  // "canSend"), and a click on a disabled button is lost. It is held enabled
+  // (aria-disabled) until the typing is answered, and a click on it waits for
+  // that answer (see the submit handler).
+  #holdSubmit(field) {
+    const button = (field.form ?? field.closest("form"))?.querySelector(SUBMIT_BUTTON);
+    if (!button?.disabled || (button.dataset.enabled === undefined && button.dataset.disabled === undefined)) return;
+    button.disabled = false;
+    button.dataset.binderyHeld = "";
+    button.setAttribute("aria-disabled", "true");
+  }
+
+  /** Gives a held button (of `element`'s form) back to its outputs. */
+  #releaseHeld(element) {
+    const form = element instanceof HTMLFormElement ? element : element.form ?? element.closest("form");
+    const button = element.dataset?.binderyHeld !== undefined ? element : form?.querySelector(SUBMIT_BUTTON);
+    if (button?.dataset.binderyHeld === undefined) return;
+    delete button.dataset.binderyHeld;
+    button.removeAttribute("aria-disabled");
+    applyBindings(button, "data-", (path) => this.values.has(outputOf(path)), (path) => pick(this.values.get(outputOf(path)), path));
+  }
+
+  // The element a click or a submit came from shows that its input is on its
+  // way (LiveView's phx-click-loading, htmx's htmx-request) until it is answered.
+  #markLoading(element, sent) {
+    element.dataset.binderyLoading = String(Number(element.dataset.binderyLoading ?? 0) + 1);
+    element.classList.add("bindery-loading");
+    element.setAttribute("aria-busy", "true");
+    sent.finally(() => {
+      const left = Number(element.dataset.binderyLoading ?? 1) - 1;
+      if (left > 0) return (element.dataset.binderyLoading = String(left));
+      delete element.dataset.binderyLoading;
+      element.classList.remove("bindery-loading");
+      element.removeAttribute("aria-busy");
+    }).catch(() => {});
   }
 
   /** Sends debounced input now; resolves when the server has answered it. */
@@ -649,7 +709,8 @@ export class Binding extends EventTarget {
       if (this.debounced.size === 0) return;
       event.preventDefault();
       this.#flushTyping().then(() => {
-        const button = form.querySelector("button:not([type]), button[type='submit'], input[type='submit']");
+        const button = form.querySelector(SUBMIT_BUTTON);
+        if (button) this.#releaseHeld(button);
         if (!button?.disabled) form.requestSubmit();
       });
     });

@@ -29,15 +29,47 @@ export function applyBindings(element, prefix, matches, valueOf) {
       }
     } else if (kind === "show") element.hidden = !value;
     else if (kind === "hide") element.hidden = !!value;
-    else if (kind === "disabled") element.disabled = !!value;
-    else if (kind === "enabled") element.disabled = !value;
+    else if (kind === "disabled") setDisabled(element, !!value);
+    else if (kind === "enabled") setDisabled(element, !value);
     else if (kind.startsWith("style-")) element.style.setProperty(kind.slice(6), value ?? "");
     else if (kind.startsWith("attr-")) setAttribute(element, kind.slice(5), value);
     else if (kind.startsWith("class-")) element.classList.toggle(kind.slice(6), !!value);
   }
 }
 
+// A control disabled while it has the focus (a field while its message is sent)
+// loses it to <body>: when its output enables it again, and nothing else took
+// the focus meanwhile, it gets it back, so the next message needs no click.
+function setDisabled(element, disabled) {
+  delete element.dataset.binderyHeld;
+  if (element.getAttribute("aria-disabled") === "true") element.removeAttribute("aria-disabled");
+  if (disabled && !element.disabled && document.activeElement === element) element.dataset.binderyRefocus = "";
+  element.disabled = disabled;
+  if (!disabled && element.dataset.binderyRefocus !== undefined) {
+    delete element.dataset.binderyRefocus;
+    if (document.activeElement === document.body || document.activeElement === null) element.focus();
+  }
+}
+
 export const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|back|style-.+|attr-.+|class-.+)$/;
+
+/** Elements a keyboard reaches and activates by themselves. */
+const INTERACTIVE = "a[href], button, input, select, textarea, summary, [tabindex], [contenteditable]";
+
+/**
+ * An element that sends on click but is not a control (a list row, a table
+ * row) is reached by Tab and activated by Enter or Space, as a button is.
+ */
+export function makeActivatable(element) {
+  if (element.matches(INTERACTIVE)) return;
+  element.tabIndex = 0;
+  if (!element.hasAttribute("role")) element.setAttribute("role", "button");
+  element.addEventListener("keydown", (event) => {
+    if (event.target !== element || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    element.click();
+  });
+}
 
 /**
  * The payload a DOM event carries to its input; `item` and `key` are a list
