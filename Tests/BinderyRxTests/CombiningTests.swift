@@ -54,10 +54,21 @@ final class CombineLatestTests: XCTestCase {
         XCTAssertEqual(never.events, [.completed(240)], "a completed empty: the first element after every other source is done ends it")
     }
 
-    func testEmptyCollectionCompletes() {
+    func testEmptyCollectionEmitsTheEmptyCombinationAndCompletes() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.combineLatest([Observable<Int>]()) }
-        XCTAssertEqual(res.events, [.completed(200)])
+        XCTAssertEqual(res.events, [.next(200, []), .completed(200)])
+    }
+
+    func testEmptyCollectionWithAResultSelectorEmitsItsResult() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.combineLatest([Observable<Int>]()) { $0.count + 42 } }
+        XCTAssertEqual(res.events, [.next(200, 42), .completed(200)])
+
+        let failing = TestScheduler(initialClock: 0).start {
+            Observable.combineLatest([Observable<Int>]()) { _ -> Int in throw TestError.boom }
+        }
+        XCTAssertEqual(failing.events, [.error(200, TestError.boom)])
     }
 }
 
@@ -72,13 +83,29 @@ final class ZipTests: XCTestCase {
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 260)])
     }
 
-    func testCompletesWhenAnElementCanNeverBePaired() {
+    func testCollectionCompletesWhenAnElementCanNeverBePaired() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let ys = scheduler.createHotObservable([.next(230, 10), .next(240, 20), .completed(300)])
+        let res = scheduler.start { Observable.zip([xs, ys]) }
+        XCTAssertEqual(res.events, [.next(230, [1, 10]), .completed(240)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(200, 240)])
+    }
+
+    /// RxSwift's fixed-arity zip completes only once every source has, even when one ended empty.
+    func testFixedArityCompletesWhenEverySourceHasCompleted() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
         let ys = scheduler.createHotObservable([.next(230, "a"), .next(240, "b"), .completed(300)])
         let res = scheduler.start { Observable.zip(xs, ys).map { "\($0)\($1)" } }
-        XCTAssertEqual(res.events, [.next(230, "1a"), .completed(240)])
-        XCTAssertEqual(ys.subscriptions, [Subscription(200, 240)])
+        XCTAssertEqual(res.events, [.next(230, "1a"), .completed(300)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(200, 300)])
+
+        let other = TestScheduler(initialClock: 0)
+        let empty = other.createHotObservable([.completed(210, Int.self)])
+        let late = other.createHotObservable([.next(215, 2), .completed(220)])
+        let arity3 = other.start { Observable.zip(empty, late, late) { $0 + $1 + $2 } }
+        XCTAssertEqual(arity3.events, [.completed(220)])
     }
 
     func testErrorAndCollection() {

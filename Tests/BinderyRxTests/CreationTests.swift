@@ -13,10 +13,21 @@ final class CreationTests: XCTestCase {
         XCTAssertEqual(TestScheduler(initialClock: 0).start { Observable<Int>.never() }.events, [])
     }
 
-    func testJustOnSchedulerTakesOneTick() {
+    /// As in RxSwift, each event is a scheduled action of its own: one tick each on a virtual clock.
+    func testJustOnSchedulerDeliversEachEventInItsOwnAction() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.just(1, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [.next(201, 1), .completed(201)])
+        XCTAssertEqual(res.events, [.next(201, 1), .completed(202)])
+    }
+
+    func testOfAndFromOnSchedulerDeliverEachEventInItsOwnAction() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.of(3, 1, 2, scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(201, 3), .next(202, 1), .next(203, 2), .completed(204)])
+
+        let other = TestScheduler(initialClock: 0)
+        let disposed = other.start(disposed: 202) { Observable.from(AnySequence([3, 1, 2]), scheduler: other) }
+        XCTAssertEqual(disposed.events, [.next(201, 3)], "disposing stops the elements not yet scheduled")
     }
 
     func testDeferredCreatesPerSubscriptionAndTurnsThrowsIntoErrors() {

@@ -26,6 +26,20 @@ final class FlatMapTests: XCTestCase {
         XCTAssertEqual(ys2.subscriptions, [Subscription(220, 235)])
     }
 
+    /// The outer sequence goes as soon as it completes, while the latest inner runs on.
+    func testFlatMapLatestAndSwitchLatestLetTheOuterGoWhenItCompletes() {
+        let res = scheduler.start { self.xs.flatMapLatest { _ in self.ys1 } }
+        XCTAssertEqual(res.events, [.next(230, 1), .next(240, 2), .completed(250)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
+
+        let other = TestScheduler(initialClock: 0)
+        let inner = other.createColdObservable([.next(50, 1), .completed(60)])
+        let outer = other.createHotObservable([.next(210, inner), .completed(220)])
+        let switched = other.start { outer.switchLatest() }
+        XCTAssertEqual(switched.events, [.next(260, 1), .completed(270)])
+        XCTAssertEqual(outer.subscriptions, [Subscription(200, 220)])
+    }
+
     func testFlatMapLatestSwitches() {
         let res = scheduler.start { self.xs.flatMapLatest { self.inner($0) } }
         XCTAssertEqual(res.events, [.next(225, 10), .completed(235)])

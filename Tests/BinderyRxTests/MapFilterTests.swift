@@ -86,4 +86,15 @@ final class MapFilterTests: XCTestCase {
         XCTAssertEqual(res.events, [.next(210, 1), .completed(220)])
         XCTAssertEqual(log, ["subscribe", "subscribed", "next 1", "after 1", "completed", "dispose"])
     }
+
+    func testDistinctUntilChangedAtAKeyPath() {
+        struct Item: Equatable { let id: Int; let name: String }
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .next(210, Item(id: 1, name: "a")), .next(220, Item(id: 1, name: "b")), .next(230, Item(id: 2, name: "b")), .completed(240),
+        ])
+        let res = scheduler.start { xs.distinctUntilChanged(at: \.id).map(\.name) }
+        XCTAssertEqual(res.events, [.next(210, "a"), .next(230, "b"), .completed(240)])
+    }
+
 }

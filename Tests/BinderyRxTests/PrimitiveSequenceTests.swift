@@ -74,6 +74,47 @@ final class SingleTests: XCTestCase {
         _ = Single.just(3).asMaybe().subscribe(onSuccess: { maybe = $0 })
         XCTAssertEqual(maybe, 3)
     }
+
+    func testZipOfSinglesByArityAndCollection() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createColdObservable([.next(10, 1), .completed(10)]).asSingle()
+        let b = scheduler.createColdObservable([.next(20, 2), .completed(20)]).asSingle()
+        XCTAssertEqual(scheduler.start { Single.zip(a, b) { $0 + $1 } }.events, [.next(220, 3), .completed(220)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { (Single.zip(Single.just(1), Single.just("a")) as Single<(Int, String)>).map { "\($0)\($1)" } }.events, [.next(200, "1a"), .completed(200)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Single.zip([Single.just(1), Single.just(2)]) { $0.reduce(0, +) } }.events, [.next(200, 3), .completed(200)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Single.zip([Single<Int>]()) }.events, [.next(200, []), .completed(200)])
+    }
+
+    func testTimerUsingFilterAndTimeoutToOther() {
+        let scheduler = TestScheduler(initialClock: 0)
+        XCTAssertEqual(scheduler.start { Single<Int>.timer(.seconds(2), scheduler: scheduler) }.events, [.next(202, 0), .completed(202)])
+
+        let resource = BooleanDisposable()
+        let using = TestScheduler(initialClock: 0).start {
+            Single.using({ resource }, primitiveSequenceFactory: { _ in Single.just(1) })
+        }
+        XCTAssertEqual(using.events, [.next(200, 1), .completed(200)])
+        XCTAssertTrue(resource.isDisposed)
+
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Single.just(1).filter { $0 > 1 } }.events, [.completed(200)])
+
+        let other = TestScheduler(initialClock: 0)
+        let late = other.createColdObservable([.next(50, 1), .completed(50)]).asSingle()
+        let fallback = other.createColdObservable([.next(5, 2), .completed(5)]).asSingle()
+        XCTAssertEqual(other.start { late.timeout(.seconds(10), other: fallback, scheduler: other) }.events, [.next(215, 2), .completed(215)])
+    }
+
+    func testRetryWhenResubscribesOnEachTrigger() {
+        var attempts = 0
+        let flaky = Single<Int>.deferred {
+            attempts += 1
+            return attempts < 3 ? .error(TestError.boom) : .just(attempts)
+        }
+        var events: [SingleEvent<Int>] = []
+        _ = flaky.retry { (errors: Observable<TestError>) in errors }.subscribe { events.append($0) }
+        XCTAssertEqual(events, [.success(3)])
+        XCTAssertEqual(attempts, 3)
+    }
 }
 
 final class MaybeTests: XCTestCase {
@@ -96,6 +137,27 @@ final class MaybeTests: XCTestCase {
         let other = TestScheduler(initialClock: 0)
         let one = other.createHotObservable([.next(210, 1), .completed(220)])
         XCTAssertEqual(other.start { one.asMaybe() }.events, [.next(220, 1), .completed(220)])
+    }
+
+    func testIfEmptyFilterCatchAndReturnDoAndZip() {
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Maybe<Int>.empty().ifEmpty(switchTo: Maybe.just(2)) }.events, [.next(200, 2), .completed(200)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Maybe<Int>.empty().ifEmpty(switchTo: Single.just(3)) }.events, [.next(200, 3), .completed(200)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Maybe.just(1).filter { $0 > 1 } }.events, [.completed(200)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Maybe<Int>.error(TestError.boom).catchAndReturn(4) }.events, [.next(200, 4), .completed(200)])
+        var log: [String] = []
+        _ = Maybe.just(1).do(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") }).subscribe()
+        XCTAssertEqual(log, ["next 1", "completed"])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Maybe.zip(Maybe.just(1), Maybe<Int>.empty()) { $0 + $1 } }.events, [.completed(200)])
+        let scheduler = TestScheduler(initialClock: 0)
+        XCTAssertEqual(scheduler.start { Maybe.just(5, scheduler: scheduler) }.events, [.next(201, 5), .completed(202)])
+    }
+
+    func testEventListsCompareWithRxTestsAssertions() {
+        var events: [MaybeEvent<Int>] = []
+        _ = Maybe.just(1).subscribe { events.append($0) }
+        _ = Maybe<Int>.empty().subscribe { events.append($0) }
+        _ = Maybe<Int>.error(TestError.boom).subscribe { events.append($0) }
+        XCTAssertEqual(events, [.success(1), .completed, .error(TestError.boom)])
     }
 }
 
@@ -125,9 +187,36 @@ final class CompletableTests: XCTestCase {
         let res = scheduler.start { xs.ignoreElements() }
         XCTAssertEqual(res.events, [.error(220, TestError.boom)])
     }
+
+    func testConcatZipAndDo() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.completed(10, Never.self)]).asCompletable()
+        let second = scheduler.createColdObservable([.completed(20, Never.self)]).asCompletable()
+        XCTAssertEqual(scheduler.start { first.concat(second) }.events, [.completed(230)])
+        let zipScheduler = TestScheduler(initialClock: 0)
+        let a = zipScheduler.createColdObservable([.completed(10, Never.self)]).asCompletable()
+        let b = zipScheduler.createColdObservable([.completed(20, Never.self)]).asCompletable()
+        XCTAssertEqual(zipScheduler.start { Completable.zip(a, b) }.events, [.completed(220)])
+        XCTAssertEqual(TestScheduler(initialClock: 0).start { Completable.concat(AnySequence([Completable.empty()])) }.events, [.completed(200)])
+        var events: [CompletableEvent] = []
+        var log: [String] = []
+        _ = Completable.empty().do(onCompleted: { log.append("completed") }).subscribe { events.append($0) }
+        _ = Completable.error(TestError.boom).subscribe { events.append($0) }
+        XCTAssertEqual(log, ["completed"])
+        XCTAssertEqual(events, [.completed, .error(TestError.boom)])
+    }
 }
 
 final class InfallibleTests: XCTestCase {
+    func testAsDriverHopsOntoTheSharingScheduler() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .error(220, TestError.boom)])
+        var driver: Driver<Int>!
+        SharingScheduler.mock(scheduler: scheduler) { driver = xs.asInfallible(onErrorJustReturn: 0).asDriver() }
+        // Each event hops on its own, as through RxSwift's observe(on:): the completion a tick after the replacement.
+        XCTAssertEqual(scheduler.start { driver }.events, [.next(211, 1), .next(221, 0), .completed(222)])
+    }
+
     func testAsInfallibleReplacesErrors() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .error(220, TestError.boom)])

@@ -17,6 +17,39 @@ final class TakeSkipTests: XCTestCase {
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
+    /// An observer that sends back into the source while `take(1)` delivers must find the count spent.
+    func testTakeCountsBeforeForwarding() {
+        let subject = PublishSubject<Int>()
+        var received: [Int] = []
+        var completed = 0
+        _ = subject.take(1).subscribe(onNext: { value in
+            received.append(value)
+            subject.onNext(value + 1)
+        }, onCompleted: { completed += 1 })
+        subject.onNext(1)
+        XCTAssertEqual(received, [1])
+        XCTAssertEqual(completed, 1)
+    }
+
+    func testTakeForADuration() {
+        let res = scheduler.start { self.xs.take(for: .seconds(25), scheduler: self.scheduler) }
+        XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .completed(225)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 225)])
+
+        let other = TestScheduler(initialClock: 0)
+        let ys = other.createHotObservable([.next(210, 1), .error(215, TestError.boom)])
+        XCTAssertEqual(other.start { ys.take(for: .seconds(50), scheduler: other) }.events, [.next(210, 1), .error(215, TestError.boom)])
+    }
+
+    func testSkipForADuration() {
+        let res = scheduler.start { self.xs.skip(.seconds(15), scheduler: self.scheduler) }
+        XCTAssertEqual(res.events, [.next(220, 2), .next(230, 3), .completed(240)])
+
+        let other = TestScheduler(initialClock: 0)
+        let ys = other.createHotObservable([.next(210, 1), .error(215, TestError.boom)])
+        XCTAssertEqual(other.start { ys.skip(.seconds(50), scheduler: other) }.events, [.error(215, TestError.boom)], "errors pass at any time")
+    }
+
     func testTakeZeroNeverSubscribes() {
         let res = scheduler.start { self.xs.take(0) }
         XCTAssertEqual(res.events, [.completed(200)])
@@ -79,6 +112,15 @@ final class TakeSkipTests: XCTestCase {
         let res = scheduler.start { self.xs.skip(until: other) }
         XCTAssertEqual(res.events, [.next(220, 2), .next(230, 3), .completed(240)])
         XCTAssertEqual(other.subscriptions, [Subscription(200, 215)])
+    }
+
+    /// A source that ends before the trigger fires can never let anything through: both go at once.
+    func testSkipUntilLetsBothGoWhenTheSourceEndsFirst() {
+        let other = scheduler.createHotObservable([.next(300, 0)])
+        let res = scheduler.start { self.xs.skip(until: other) }
+        XCTAssertEqual(res.events, [])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
+        XCTAssertEqual(other.subscriptions, [Subscription(200, 240)])
     }
 
     func testSkipUntilOtherErrorAndNeverOpened() {

@@ -55,6 +55,7 @@ final class ThrottleTests: XCTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(215, 2), .completed(220)])
         XCTAssertEqual(scheduler.start { xs.throttle(.seconds(20), scheduler: scheduler) }.events, [.next(210, 1), .next(230, 2), .completed(230)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)], "the ended source goes at once, not when the window closes")
     }
 
     func testErrorAndDispose() {
@@ -75,6 +76,18 @@ final class DelayTests: XCTestCase {
         let res = scheduler.start { xs.delay(.seconds(20), scheduler: scheduler) }
         XCTAssertEqual(res.events, [.next(230, 1), .next(240, 2), .completed(250)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
+    }
+
+    /// As in RxSwift, each delayed event is an action of its own: two due at once are a tick apart.
+    func testEventsDueAtTheSameTimeAreDeliveredOneActionApart() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.just(1).delay(.seconds(2), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(202, 1), .completed(203)])
+
+        let other = TestScheduler(initialClock: 0)
+        let xs = other.createHotObservable([.next(210, 1), .next(210, 2), .next(215, 3), .completed(230)])
+        let shifted = other.start { xs.delay(.seconds(10), scheduler: other) }
+        XCTAssertEqual(shifted.events, [.next(220, 1), .next(221, 2), .next(225, 3), .completed(240)])
     }
 
     func testErrorIsImmediateAndDisposeCancels() {

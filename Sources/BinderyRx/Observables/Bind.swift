@@ -1,24 +1,12 @@
 extension ObservableType {
-    /// Sends the elements to each observer; an error here is a programmer error, as in RxCocoa.
+    /// Sends every event, completion and error included, to each observer, as RxCocoa's `bind(to:)` does.
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
-        subscribe { event in
-            switch event {
-            case .next: observers.forEach { $0.on(event) }
-            case .error(let error): bindingError(error)
-            case .completed: break
-            }
-        }
+        subscribe { event in observers.forEach { $0.on(event) } }
     }
 
-    /// Sends the elements, as optionals, to each observer.
+    /// Sends every event, the elements as optionals, to each observer.
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element? {
-        map { $0 as Element? }.subscribe { event in
-            switch event {
-            case .next: observers.forEach { $0.on(event) }
-            case .error(let error): bindingError(error)
-            case .completed: break
-            }
-        }
+        map { $0 as Element? }.subscribe { event in observers.forEach { $0.on(event) } }
     }
 
     /// Accepts the elements into each relay.
@@ -34,6 +22,21 @@ extension ObservableType {
     /// Accepts the elements into each relay.
     public func bind(to relays: ReplayRelay<Element>...) -> Disposable {
         subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, onError: bindingError)
+    }
+
+    /// Accepts the elements, as optionals, into each relay.
+    public func bind(to relays: PublishRelay<Element?>...) -> Disposable {
+        map { $0 as Element? }.subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, onError: bindingError)
+    }
+
+    /// Accepts the elements, as optionals, into each relay.
+    public func bind(to relays: BehaviorRelay<Element?>...) -> Disposable {
+        map { $0 as Element? }.subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, onError: bindingError)
+    }
+
+    /// Accepts the elements, as optionals, into each relay.
+    public func bind(to relays: ReplayRelay<Element?>...) -> Disposable {
+        map { $0 as Element? }.subscribe(onNext: { element in relays.forEach { $0.accept(element) } }, onError: bindingError)
     }
 
     /// Subscribes `binder` to the sequence and returns what it returns.

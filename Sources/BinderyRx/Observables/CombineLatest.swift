@@ -45,7 +45,13 @@ struct CombineLatestGate {
 func combineLatestEngine<Result>(_ sources: [Observable<Any>], _ combine: @escaping ([Any]) throws -> Result) -> Observable<Result> {
     Observable { observer in
         if sources.isEmpty {
-            observer.on(.completed)
+            // The combination of no elements exists at once, as in RxSwift's CombineLatestCollectionType.
+            do {
+                observer.on(.next(try combine([])))
+                observer.on(.completed)
+            } catch {
+                observer.on(.error(error))
+            }
             return Disposables.create()
         }
         let lock = NSRecursiveLock()

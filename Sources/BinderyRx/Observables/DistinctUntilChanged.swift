@@ -9,6 +9,11 @@ extension ObservableType {
         distinctUntilChanged(keySelector, comparer: ==)
     }
 
+    /// Drops elements whose value at `keyPath` equals the previous element's.
+    public func distinctUntilChanged<Key: Equatable>(at keyPath: KeyPath<Element, Key>) -> Observable<Element> {
+        distinctUntilChanged { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
+    }
+
     /// Drops elements whose key equals the previous key, as decided by `comparer`.
     public func distinctUntilChanged<Key>(_ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool) -> Observable<Element> {
         Observable { observer in

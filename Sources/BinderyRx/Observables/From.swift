@@ -16,21 +16,41 @@ extension ObservableType {
 
     /// A sequence of the optional's element if any, then completion.
     public static func from(optional: Element?) -> Observable<Element> {
-        from(sequence: optional.map { [$0] } ?? [], scheduler: CurrentThreadScheduler.instance)
+        // Immediate, as RxSwift's ObservableOptional: no scheduler is involved.
+        Observable { observer in
+            if let optional { observer.on(.next(optional)) }
+            observer.on(.completed)
+            return Disposables.create()
+        }
+    }
+
+    /// A sequence of the optional's element if any, then completion, each delivered on `scheduler`.
+    public static func from(optional: Element?, scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        Observable { observer in
+            // The completion is an action of its own, as in RxSwift's ObservableOptionalScheduled.
+            scheduler.scheduleRecursive(optional) { element, recurse in
+                if let element {
+                    observer.on(.next(element))
+                    recurse(nil)
+                } else {
+                    observer.on(.completed)
+                }
+            }
+        }
     }
 
     private static func from<Sequence: Swift.Sequence>(sequence: Sequence, scheduler: ImmediateSchedulerType) -> Observable<Element> where Sequence.Element == Element {
         Observable { observer in
-            let cancel = BooleanDisposable()
-            let work = scheduler.schedule(()) { _ in
-                for element in sequence {
-                    if cancel.isDisposed { return Disposables.create() }
+            // One scheduled action per event, as RxSwift's ObservableSequenceSink.
+            scheduler.scheduleRecursive(sequence.makeIterator()) { iterator, recurse in
+                var iterator = iterator
+                if let element = iterator.next() {
                     observer.on(.next(element))
+                    recurse(iterator)
+                } else {
+                    observer.on(.completed)
                 }
-                if !cancel.isDisposed { observer.on(.completed) }
-                return Disposables.create()
             }
-            return Disposables.create(cancel, work)
         }
     }
 }

@@ -53,16 +53,18 @@ final class ShareConnectable<Element>: @unchecked Sendable {
     func subscribe(_ observer: AnyObserver<Element>) -> Disposable {
         // Connecting and disconnecting happen outside the lock: the source may be a
         // subject delivering into this lock from another thread right now.
-        let (subscription, connection, connect) = lock.withLock { () -> (Disposable, Connection?, Bool) in
+        let (subscription, replay, connection, connect) = lock.withLock { () -> (Disposable, (() -> Void)?, Connection?, Bool) in
             let connection = self.connection ?? Connection(subject: scope == .forever ? foreverSubject : makeSubject())
-            let subscription = connection.subject.subscribe(observer)
-            // A `.forever` subject that has ended has just replayed everything, end included.
-            if connection.subject.isStopped { return (subscription, nil, false) }
+            let (subscription, replay) = connection.subject.subscribeDeferringReplay(observer)
+            // A `.forever` subject that has ended replays everything, end included, and needs no connection.
+            if connection.subject.isStopped { return (subscription, replay, nil, false) }
             connection.count += 1
             let isNew = self.connection == nil
             if isNew { self.connection = connection }
-            return (subscription, connection, isNew)
+            return (subscription, replay, connection, isNew)
         }
+        // Replayed under no lock: the observer may take one that a thread subscribing here holds (RxSwift's #2653).
+        replay?()
         guard let connection else { return subscription }
         if connect {
             connection.subscription.setDisposable(source.subscribe { [weak self, lock] event in

@@ -9,16 +9,23 @@ extension ObservableType {
             let lock = NSRecursiveLock()
             var open = false
             let otherSubscription = SingleAssignmentDisposable()
-            let sourceSubscription = self.subscribe { event in
+            let sourceSubscription = SingleAssignmentDisposable()
+            sourceSubscription.setDisposable(self.subscribe { event in
                 lock.withLock {
                     switch event {
                     case .next: if open { observer.on(event) }
                     case .error: observer.on(event)
                     case .completed:
-                        if open { observer.on(event) } else { otherSubscription.dispose() }
+                        if open {
+                            observer.on(event)
+                        } else {
+                            // Nothing can ever flow: both are let go now, as RxSwift's sink disposes itself.
+                            otherSubscription.dispose()
+                            sourceSubscription.dispose()
+                        }
                     }
                 }
-            }
+            })
             otherSubscription.setDisposable(other.subscribe { event in
                 lock.withLock {
                     switch event {

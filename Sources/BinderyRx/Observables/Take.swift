@@ -7,6 +7,9 @@ extension ObservableType {
             var remaining = count
             return self.subscribe { event in
                 guard case .next = event else { return observer.on(event) }
+                // Counted before forwarding: an observer that sends back into the source
+                // re-enters here, and must find the count already spent.
+                guard remaining > 0 else { return }
                 remaining -= 1
                 observer.on(event)
                 if remaining == 0 { observer.on(.completed) }

@@ -17,7 +17,8 @@ extension ObservableType {
                 lastSent = scheduler.now
             }
 
-            let subscription = self.subscribe { event in
+            let subscription = SingleAssignmentDisposable()
+            subscription.setDisposable(self.subscribe { event in
                 lock.withLock {
                     switch event {
                     case .next(let element):
@@ -42,12 +43,14 @@ extension ObservableType {
                     case .completed:
                         if unsent != nil {
                             completionPending = true
+                            // The ended source is let go now, as RxSwift's (its sink disposes it), not when the window closes.
+                            subscription.dispose()
                         } else {
                             observer.on(.completed)
                         }
                     }
                 }
-            }
+            })
             return Disposables.create(subscription, timer)
         }
     }

@@ -5,16 +5,13 @@ import Foundation
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
 public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core: SubjectCore<Element>
-    private let bufferSize: Int
-    private var buffer: [Element] = []
 
     /// A subject guarded by `lock`, which `share` hands to all its subjects.
     init(bufferSize: Int, lock: NSRecursiveLock = NSRecursiveLock()) {
-        self.bufferSize = bufferSize
-        core = SubjectCore(lock: lock)
+        core = SubjectCore(lock: lock, bufferSize: bufferSize)
     }
 
-    /// Whether the subject has ended; call with the lock held.
+    /// Whether the subject has ended.
     var isStopped: Bool { core.stopEvent != nil }
 
     /// A subject replaying the last `bufferSize` elements.
@@ -35,32 +32,24 @@ public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable
 
     /// Sends `event`, buffering elements.
     public func on(_ event: Event<Element>) {
-        core.lock.withLock {
-            guard core.stopEvent == nil, !core.isDisposed else { return }
-            if case .next(let value) = event, bufferSize > 0 {
-                buffer.append(value)
-                if buffer.count > bufferSize { buffer.removeFirst(buffer.count - bufferSize) }
-            }
-            core.deliver(event)
-        }
+        core.lock.withLock { core.deliver(event) }
     }
 
-    /// Subscribes `observer`, which gets the buffer first.
+    /// Subscribes `observer`, which gets the buffer first; the replay runs under no lock.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        core.lock.withLock {
-            if !core.isDisposed {
-                for value in buffer { observer.on(.next(value)) }
-            }
-            return core.subscribe(observer, owner: self)
-        }
+        let (subscription, replay) = core.subscribeReplaying(observer, owner: self)
+        replay?()
+        return subscription
+    }
+
+    /// Subscribes `observer` and returns its replay for the caller to run once it has released its own locks.
+    func subscribeDeferringReplay<Observer: ObserverType>(_ observer: Observer) -> (Disposable, replay: (() -> Void)?) where Observer.Element == Element {
+        core.subscribeReplaying(observer, owner: self)
     }
 
     /// The observer side.
     public func asObserver() -> ReplaySubject<Element> { self }
 
     /// Releases every subscriber and the buffer.
-    public func dispose() {
-        core.dispose()
-        core.lock.withLock { buffer = [] }
-    }
+    public func dispose() { core.dispose() }
 }

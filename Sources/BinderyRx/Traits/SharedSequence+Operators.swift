@@ -15,14 +15,39 @@ extension SharedSequence {
     /// A sequence that never delivers anything.
     public static func never() -> SharedSequence { SharedSequence(raw: Observable.never()) }
 
-    /// A sequence of the array's elements.
+    /// A sequence of the array's elements, each delivered on the strategy's scheduler.
     public static func from(_ array: [Element]) -> SharedSequence {
-        SharedSequence(raw: Observable.from(array).subscribe(on: SharingStrategy.scheduler))
+        SharedSequence(raw: Observable.from(array, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// A sequence of a Swift sequence's elements, each delivered on the strategy's scheduler.
+    public static func from<Sequence: Swift.Sequence>(_ sequence: Sequence) -> SharedSequence where Sequence.Element == Element {
+        SharedSequence(raw: Observable.from(sequence, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// A sequence of the optional's element if any, delivered on the strategy's scheduler.
+    public static func from(optional: Element?) -> SharedSequence {
+        SharedSequence(raw: Observable.from(optional: optional, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// A sequence of the given elements, each delivered on the strategy's scheduler.
+    public static func of(_ elements: Element...) -> SharedSequence {
+        SharedSequence(raw: Observable.from(elements, scheduler: SharingStrategy.scheduler))
     }
 
     /// A sequence made anew for each subscription.
     public static func deferred(_ factory: @escaping () -> SharedSequence) -> SharedSequence {
         SharedSequence(Observable.deferred { factory().asObservable() })
+    }
+
+    /// Merges the sources.
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> SharedSequence where Collection.Element == SharedSequence {
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
+    }
+
+    /// Emits the elements of each source in turn, subscribing to the next when one completes.
+    public static func concat<Sequence: Swift.Sequence>(_ sources: Sequence) -> SharedSequence where Sequence.Element == SharedSequence {
+        SharedSequence(Observable.concat(sources.map { $0.asObservable() }))
     }
 
     /// Merges the sources.
@@ -72,19 +97,29 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().distinctUntilChanged(comparer))
     }
 
-    /// Mirrors the latest inner sequence.
-    public func flatMapLatest<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
-        SharedSequence(asObservable().flatMapLatest { selector($0).asObservable() })
+    /// Drops elements whose key the comparer finds equal to the previous key.
+    public func distinctUntilChanged<Key>(_ keySelector: @escaping (Element) -> Key, comparer: @escaping (Key, Key) -> Bool) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(asObservable().distinctUntilChanged(keySelector, comparer: comparer))
     }
 
-    /// Maps each element to a shared sequence and merges them.
-    public func flatMap<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
-        SharedSequence(asObservable().flatMap { selector($0).asObservable() })
+    /// Prints every event, subscription and disposal.
+    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(raw: asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 
-    /// Mirrors the shared sequence made from an element, ignoring elements until it completes.
-    public func flatMapFirst<Sharing: SharedSequenceConvertibleType>(_ selector: @escaping (Element) -> Sharing) -> SharedSequence<SharingStrategy, Sharing.Element> where Sharing.SharingStrategy == SharingStrategy {
-        SharedSequence(asObservable().flatMapFirst { selector($0).asObservable() })
+    /// Mirrors the latest inner sequence; the result shares and is observed as the inner ones are, as in RxCocoa.
+    public func flatMapLatest<Sharing, Result>(_ selector: @escaping (Element) -> SharedSequence<Sharing, Result>) -> SharedSequence<Sharing, Result> {
+        SharedSequence<Sharing, Result>(asObservable().flatMapLatest { selector($0).asObservable() })
+    }
+
+    /// Maps each element to a shared sequence and merges them; the result has the inner ones' strategy.
+    public func flatMap<Sharing, Result>(_ selector: @escaping (Element) -> SharedSequence<Sharing, Result>) -> SharedSequence<Sharing, Result> {
+        SharedSequence<Sharing, Result>(asObservable().flatMap { selector($0).asObservable() })
+    }
+
+    /// Mirrors the shared sequence made from an element, ignoring elements until it completes; the result has its strategy.
+    public func flatMapFirst<Sharing, Result>(_ selector: @escaping (Element) -> SharedSequence<Sharing, Result>) -> SharedSequence<Sharing, Result> {
+        SharedSequence<Sharing, Result>(asObservable().flatMapFirst { selector($0).asObservable() })
     }
 
     /// Maps each element to a shared sequence and emits them one after another.
@@ -133,15 +168,32 @@ extension SharedSequenceConvertibleType {
     }
 }
 
-extension SharedSequenceConvertibleType where Element: SharedSequenceConvertibleType, Element.SharingStrategy == SharingStrategy {
-    /// Merges the inner shared sequences.
-    public func merge() -> SharedSequence<SharingStrategy, Element.Element> {
-        SharedSequence(asObservable().flatMap { $0.asObservable() })
+extension SharedSequenceConvertibleType where Element: SharedSequenceConvertibleType {
+    /// Merges the inner shared sequences; the result has their strategy, as in RxCocoa.
+    public func merge() -> SharedSequence<Element.SharingStrategy, Element.Element> {
+        SharedSequence<Element.SharingStrategy, Element.Element>(asObservable().flatMap { $0.asObservable() })
     }
 
-    /// Mirrors the latest inner shared sequence.
-    public func switchLatest() -> SharedSequence<SharingStrategy, Element.Element> {
-        SharedSequence(asObservable().flatMapLatest { $0.asObservable() })
+    /// Merges the inner shared sequences, at most `maxConcurrent` at once; the rest wait their turn.
+    public func merge(maxConcurrent: Int) -> SharedSequence<Element.SharingStrategy, Element.Element> {
+        SharedSequence<Element.SharingStrategy, Element.Element>(asObservable().map { $0.asObservable() }.merge(maxConcurrent: maxConcurrent))
+    }
+
+    /// Mirrors the latest inner shared sequence; the result has their strategy, as in RxCocoa.
+    public func switchLatest() -> SharedSequence<Element.SharingStrategy, Element.Element> {
+        SharedSequence<Element.SharingStrategy, Element.Element>(asObservable().flatMapLatest { $0.asObservable() })
+    }
+}
+
+extension SharedSequence where Element: FixedWidthInteger {
+    /// Emits 0, 1, 2, … every `period`, timed on the strategy's scheduler.
+    public static func interval(_ period: RxTimeInterval) -> SharedSequence {
+        SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// Emits 0 after `dueTime`, then 1, 2, … every `period`, timed on the strategy's scheduler.
+    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval) -> SharedSequence {
+        SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
     }
 }
 
@@ -161,5 +213,15 @@ extension SharedSequence {
     /// Pairs up the elements of every source, by index, into arrays.
     public static func zip<Collection: Swift.Collection>(_ collection: Collection) -> SharedSequence<SharingStrategy, [Element]> where Collection.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence<SharingStrategy, [Element]>(Observable.zip(collection.map { $0.asObservable() }))
+    }
+
+    /// Combines the latest elements of every source with `resultSelector`.
+    public static func combineLatest<Collection: Swift.Collection, Result>(_ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result) -> SharedSequence<SharingStrategy, Result> where Collection.Element == SharedSequence<SharingStrategy, Element> {
+        SharedSequence<SharingStrategy, Result>(Observable.combineLatest(collection.map { $0.asObservable() }, resultSelector: resultSelector))
+    }
+
+    /// Pairs up the elements of every source, by index, with `resultSelector`.
+    public static func zip<Collection: Swift.Collection, Result>(_ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result) -> SharedSequence<SharingStrategy, Result> where Collection.Element == SharedSequence<SharingStrategy, Element> {
+        SharedSequence<SharingStrategy, Result>(Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// By default it is the `SerialScheduler` whose queue the caller runs on (a
 /// Bindery session's, while the session builds and runs its ViewModel), and
-/// `MainScheduler.instance` everywhere else.
+/// a new `MainScheduler` everywhere else, one per sequence as in RxCocoa.
 public enum SharingScheduler {
     nonisolated(unsafe) private static var override: (() -> SchedulerType)?
 
@@ -14,7 +14,9 @@ public enum SharingScheduler {
 
     private static func defaultScheduler() -> SchedulerType {
         if let session = SerialScheduler.current { return session }
-        return MainScheduler.instance
+        // A scheduler per sequence, as RxCocoa's `{ MainScheduler() }`: whether one runs its
+        // work inline must not depend on what other sequences have queued on the main queue.
+        return MainScheduler()
     }
 
     /// Runs `action` with every new shared sequence observed on `scheduler` (for tests).

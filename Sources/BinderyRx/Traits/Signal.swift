@@ -36,6 +36,26 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         asObservable().subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
     }
 
+    /// Accepts the elements into each relay.
+    public func emit(to relays: ReplayRelay<Element>...) -> Disposable {
+        asObservable().subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
+    }
+
+    /// Accepts the elements, as optionals, into each relay.
+    public func emit(to relays: BehaviorRelay<Element?>...) -> Disposable {
+        asObservable().subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
+    }
+
+    /// Accepts the elements, as optionals, into each relay.
+    public func emit(to relays: PublishRelay<Element?>...) -> Disposable {
+        asObservable().subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
+    }
+
+    /// Accepts the elements, as optionals, into each relay.
+    public func emit(to relays: ReplayRelay<Element?>...) -> Disposable {
+        asObservable().subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
+    }
+
     /// Calls the closures for elements, completion and disposal.
     public func emit(onNext: ((Element) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
         asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)

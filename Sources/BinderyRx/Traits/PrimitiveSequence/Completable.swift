@@ -31,6 +31,11 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// A completable that completes at once.
     public static func empty() -> Completable { Completable(raw: Observable.empty()) }
 
+    /// Runs side effects on failure, completion, subscription and disposal.
+    public func `do`(onError: ((Swift.Error) throws -> Void)? = nil, afterError: ((Swift.Error) throws -> Void)? = nil, onCompleted: (() throws -> Void)? = nil, afterCompleted: (() throws -> Void)? = nil, onSubscribe: (() -> Void)? = nil, onSubscribed: (() -> Void)? = nil, onDispose: (() -> Void)? = nil) -> Completable {
+        Completable(raw: primitiveSequence.source.do(onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
     /// Subscribes a closure to the result.
     public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
         primitiveSequence.source.subscribe { event in

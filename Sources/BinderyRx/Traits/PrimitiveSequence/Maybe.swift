@@ -36,6 +36,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// A maybe that succeeds at once with `element`.
     public static func just(_ element: Element) -> Maybe<Element> { Maybe(raw: Observable.just(element)) }
 
+    /// A maybe that succeeds with `element`, delivered on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Maybe<Element> {
+        Maybe(raw: Observable.just(element, scheduler: scheduler))
+    }
+
     /// A maybe that completes at once without an element.
     public static func empty() -> Maybe<Element> { Maybe(raw: Observable.empty()) }
 
@@ -85,6 +90,31 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// Succeeds with `element` if it completes empty.
     public func ifEmpty(default element: Element) -> Single<Element> {
         Single(raw: primitiveSequence.source.asSingleSource(ifEmpty: element))
+    }
+
+    /// Continues with `other` if it completes empty.
+    public func ifEmpty(switchTo other: Maybe<Element>) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.ifEmpty(switchTo: other.source))
+    }
+
+    /// Continues with `other` if it completes empty: a `Single`.
+    public func ifEmpty(switchTo other: Single<Element>) -> Single<Element> {
+        Single(raw: primitiveSequence.source.ifEmpty(switchTo: other.source))
+    }
+
+    /// The element if it satisfies `predicate`, else an empty completion.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
+    }
+
+    /// On failure, succeeds with `element` instead.
+    public func catchAndReturn(_ element: Element) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.catchAndReturn(element))
+    }
+
+    /// Runs side effects on the element, failure, completion, subscription and disposal.
+    public func `do`(onNext: ((Element) throws -> Void)? = nil, afterNext: ((Element) throws -> Void)? = nil, onError: ((Swift.Error) throws -> Void)? = nil, afterError: ((Swift.Error) throws -> Void)? = nil, onCompleted: (() throws -> Void)? = nil, afterCompleted: (() throws -> Void)? = nil, onSubscribe: (() -> Void)? = nil, onSubscribed: (() -> Void)? = nil, onDispose: (() -> Void)? = nil) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.do(onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
     }
 
     /// The maybe, ignoring its element, as a `Completable`.

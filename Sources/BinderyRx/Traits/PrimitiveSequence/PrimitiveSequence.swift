@@ -63,6 +63,16 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: source.retry(maxAttemptCount))
     }
 
+    /// After an error of type `Error`, resubscribes each time the sequence `notificationHandler` makes from the errors emits.
+    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+    }
+
+    /// After an error, resubscribes each time the sequence `notificationHandler` makes from the errors emits.
+    public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+    }
+
     /// Resubscribes after every error, for ever.
     public func retry() -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry())
@@ -71,6 +81,11 @@ extension PrimitiveSequence {
     /// Fails with `RxError.timeout` if `dueTime` passes before it ends.
     public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
+    }
+
+    /// Switches to `other` if `dueTime` passes before it ends.
+    public func timeout(_ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.timeout(dueTime, other: other.source, scheduler: scheduler))
     }
 
     /// Shifts the result by `dueTime`.

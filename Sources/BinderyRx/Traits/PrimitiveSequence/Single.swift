@@ -113,6 +113,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: primitiveSequence.source.do(onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
     }
 
+    /// The element if it satisfies `predicate`, else an empty completion: a `Maybe`.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
+    }
+
     /// On failure, succeeds with `element` instead.
     public func catchAndReturn(_ element: Element) -> Single<Element> {
         Single(raw: primitiveSequence.source.catchAndReturn(element))

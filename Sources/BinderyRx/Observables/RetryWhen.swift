@@ -1,0 +1,67 @@
+import Foundation
+
+extension ObservableType {
+    /// After an error of type `Error`, resubscribes each time the sequence `notificationHandler`
+    /// makes from the errors emits; it ends as that sequence ends. Other errors end it at once.
+    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable) -> Observable<Element> {
+        retryWhen(notificationHandler) { $0 as? Error }
+    }
+
+    /// After an error, resubscribes each time the sequence `notificationHandler` makes from the errors emits; it ends as that sequence ends.
+    public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> Observable<Element> {
+        retryWhen(notificationHandler) { $0 }
+    }
+
+    /// The engine of both `retry(when:)`: `accept` picks the errors that go to the handler.
+    private func retryWhen<TriggerObservable: ObservableType, Failure>(_ notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable, accept: @escaping (Swift.Error) -> Failure?) -> Observable<Element> {
+        Observable { observer in
+            let lock = NSRecursiveLock()
+            let errors = PublishSubject<Failure>()
+            let source = SerialDisposable()
+            var subscribing = false
+            var again = false
+
+            func subscribeSource() {
+                // A retry asked for while the source is being subscribed to (one that fails at
+                // once) is run by this loop rather than by recursion, which could exhaust the stack.
+                let start = lock.withLock { () -> Bool in
+                    if subscribing {
+                        again = true
+                        return false
+                    }
+                    subscribing = true
+                    return true
+                }
+                guard start else { return }
+                repeat {
+                    let subscription = SingleAssignmentDisposable()
+                    source.disposable = subscription
+                    subscription.setDisposable(self.subscribe { event in
+                        switch event {
+                        case .next, .completed: observer.on(event)
+                        case .error(let error):
+                            guard let failure = accept(error) else { return observer.on(event) }
+                            // The failed subscription goes before the trigger is asked, as in RxSwift's RetryWhen.
+                            subscription.dispose()
+                            errors.on(.next(failure))
+                        }
+                    })
+                } while lock.withLock { () -> Bool in
+                    defer { again = false }
+                    if !again { subscribing = false }
+                    return again
+                }
+            }
+
+            let trigger = notificationHandler(errors.asObservable()).subscribe { event in
+                switch event {
+                case .next: subscribeSource()
+                case .error(let error): observer.on(.error(error))
+                case .completed: observer.on(.completed)
+                }
+            }
+            subscribeSource()
+            return Disposables.create(source, trigger)
+        }
+    }
+}
