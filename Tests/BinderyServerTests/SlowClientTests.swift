@@ -77,6 +77,8 @@ final class SlowClientTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 1, "refused at once")
         // The slow ones go at their deadline, and everyone is served again.
         XCTAssertTrue(slow.allSatisfy { closedByServer($0, within: 6) })
+        // The client sees the end before libmicrohttpd has reported each closed: wait for that.
+        waitUntil("the slow connections are gone (\(server.server.openConnections))", timeout: 5) { server.server.openConnections == 0 }
         XCTAssertEqual(try HTTPClient(port: server.port, from: "127.0.0.9").get("/api").status, 200)
         XCTAssertEqual(try HTTPClient(port: server.port, from: "127.0.0.1").get("/api").status, 200)
         let metrics = try server.client.get("/metrics").text
