@@ -24,7 +24,8 @@ final class ChildSessionTests: XCTestCase {
     private var application: Application!
 
     override func setUp() {
-        application = Application()
+        // Whoever serves the application says where a session lives; the runtime knows no URL.
+        application = Application(configuration: .init(), wireFormat: .jsonLines, sessionURL: { "/sessions/\($0)/\($1)" })
         application.register("list") { _ in ListViewModel(items: ["tea", "coffee"]) }
         application.register("detail") { context in DetailViewModel(item: (try? context.parameters(as: [String: String].self))?["item"] ?? "") }
         application.register("lost") { _ in Lost() }
@@ -49,7 +50,7 @@ final class ChildSessionTests: XCTestCase {
         XCTAssertEqual(event.name, "presentDetailViewModel")
         let reference = try JSONDecoder().decode(ChildReference.self, from: event.json)
         XCTAssertEqual(reference.viewModel, "detail")
-        XCTAssertTrue(String(decoding: event.json, as: UTF8.self).contains("\"url\":\"/api/detail/\(reference.id)\""))
+        XCTAssertEqual(reference.url, "/sessions/detail/\(reference.id)")
 
         let detail = try application.session("detail", id: reference.id)
         let title = try await detail.value(ofOutput: "title").map { String(decoding: $0, as: UTF8.self) }

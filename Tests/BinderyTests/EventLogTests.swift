@@ -4,10 +4,10 @@ import XCTest
 
 final class EventLogTests: XCTestCase {
     private func json(_ text: String) -> Data { Data(text.utf8) }
-    private static let plain: EventEncoder = { _, _, json in Array(json) }
+    private static let plain = EventWireFormat(event: { _, _, json in Array(json) }, reset: { _ in [] }, end: [])
 
     func testSnapshotHoldsEachDriversLatestValueAndNoSignals() {
-        var log = EventLog(retained: 16, encoder: Self.plain)
+        var log = EventLog(retained: 16, format: Self.plain)
         _ = log.append(name: "color", kind: .driver, json: json("\"red\""))
         _ = log.append(name: "toast", kind: .signal, json: json("\"hi\""))
         let blue = log.append(name: "color", kind: .driver, json: json("\"blue\""))
@@ -17,7 +17,7 @@ final class EventLogTests: XCTestCase {
     }
 
     func testReplayAfterAnIDGivesChangedDriversAndEverySignalInOrder() {
-        var log = EventLog(retained: 16, encoder: Self.plain)
+        var log = EventLog(retained: 16, format: Self.plain)
         _ = log.append(name: "color", kind: .driver, json: json("1"))       // 1
         let toast1 = log.append(name: "toast", kind: .signal, json: json("1")) // 2
         _ = log.append(name: "color", kind: .driver, json: json("2"))       // 3
@@ -29,16 +29,16 @@ final class EventLogTests: XCTestCase {
     }
 
     func testReplayResetsWhenTheIDIsGoneOrUnknown() {
-        var log = EventLog(retained: 2, encoder: Self.plain)
+        var log = EventLog(retained: 2, format: Self.plain)
         for value in 1...5 { _ = log.append(name: "color", kind: .driver, json: json("\(value)")) }
         XCTAssertEqual(log.replay(after: 3), .events([log.latest("color")!]), "ids 4 and 5 are retained")
         XCTAssertEqual(log.replay(after: 2), .reset(log.snapshot), "id 3 is gone")
         XCTAssertEqual(log.replay(after: 99), .reset(log.snapshot), "an id from the future (another server) resets")
-        XCTAssertEqual(EventLog(retained: 4, encoder: Self.plain).replay(after: 0), .events([]))
+        XCTAssertEqual(EventLog(retained: 4, format: Self.plain).replay(after: 0), .events([]))
     }
 
     func testUnreadIsEachChangedDriversLatestAndEverySignalOrNilOnceASignalIsForgotten() {
-        var log = EventLog(retained: 3, encoder: Self.plain)
+        var log = EventLog(retained: 3, format: Self.plain)
         let title = log.append(name: "title", kind: .driver, json: json("1"))   // 1
         let toast = log.append(name: "toast", kind: .signal, json: json("1"))   // 2
         _ = log.append(name: "color", kind: .driver, json: json("1"))           // 3
@@ -54,10 +54,10 @@ final class EventLogTests: XCTestCase {
 
     func testEachEventIsEncodedOnceWithTheApplicationsEncoder() {
         let calls = Counter()
-        var log = EventLog(retained: 4) { id, name, json in
+        var log = EventLog(retained: 4, format: EventWireFormat(event: { id, name, json in
             calls.increment()
             return Array("\(id) \(name) ".utf8) + json
-        }
+        }, reset: { _ in [] }, end: []))
         let event = log.append(name: "backgroundColor", kind: .driver, json: json("\"blue\""))
         XCTAssertEqual(String(decoding: event.encoded, as: UTF8.self), "1 backgroundColor \"blue\"")
         _ = log.snapshot

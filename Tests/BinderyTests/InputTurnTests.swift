@@ -16,7 +16,7 @@ final class InputTurnTests: XCTestCase {
     }
 
     /// Records, in order, what the turn did.
-    final class Journal: SubscriptionReader, @unchecked Sendable {
+    final class Journal: SubscriptionWake, @unchecked Sendable {
         private let lock = NSLock()
         private var entries: [String] = []
         func write(_ entry: String) { lock.withLock { entries.append(entry) } }
@@ -37,7 +37,7 @@ final class InputTurnTests: XCTestCase {
         let session = try await application.createSession("two")
         let feed = try await session.subscribe(lastEventID: nil)
         let journal = Journal()
-        feed.reader = journal
+        feed.wake = journal
         var items: [Subscription.Item] = []
         XCTAssertEqual(feed.take(into: &items), .items, "the snapshot")
         items = []

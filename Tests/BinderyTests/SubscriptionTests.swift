@@ -5,16 +5,18 @@ import XCTest
 /// A subscriber's coalescing feed of a session's events: a position in its broadcast.
 final class SubscriptionTests: XCTestCase {
     /// A reader that counts its wake-ups.
-    final class Reader: SubscriptionReader, @unchecked Sendable {
+    final class Reader: SubscriptionWake, @unchecked Sendable {
         let calls = Counter()
         func subscriptionHasItems() { calls.increment() }
     }
 
     private var detached = Counter()
+    /// Each item as its JSON, a reset as `R<id>`, the end as `E`, each on a line.
+    private static let format = EventWireFormat(event: { _, _, json in Array(json) + [0x0A] }, reset: { Array("R\($0)\n".utf8) }, end: Array("E\n".utf8))
 
     /// A broadcast retaining `retained` events, its readers allowed `maxBufferedBytes` behind.
     private func broadcast(retained: Int = 64, maxBufferedBytes: Int = 10_000) -> Broadcast {
-        Broadcast(log: EventLog(retained: retained) { _, _, json in Array(json) }, maxBufferedBytes: maxBufferedBytes)
+        Broadcast(log: EventLog(retained: retained, format: Self.format), maxBufferedBytes: maxBufferedBytes)
     }
 
     private func feed(_ broadcast: Broadcast, initial: [Subscription.Item] = []) -> Subscription {
@@ -26,7 +28,7 @@ final class SubscriptionTests: XCTestCase {
     private func waitingFeeds(_ broadcast: Broadcast, _ readers: [Reader]) -> [Subscription] {
         readers.map { reader in
             let feed = feed(broadcast)
-            feed.reader = reader
+            feed.wake = reader
             XCTAssertEqual(take(feed).1, .idle)
             return feed
         }
@@ -125,7 +127,7 @@ final class SubscriptionTests: XCTestCase {
     func testAReaderIsWokenOnlyAfterItHasReadEverythingOncePerWait() {
         let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
-        feed.reader = reader
+        feed.wake = reader
         publish(broadcast, "color")
         XCTAssertEqual(calls.value, 0, "the reader has not waited yet")
         XCTAssertEqual(take(feed).1, .items)
@@ -166,7 +168,7 @@ final class SubscriptionTests: XCTestCase {
     func testATakeThatEmptiesTheLogLeavesTheReaderWaiting() {
         let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
-        feed.reader = reader
+        feed.wake = reader
         publish(broadcast, "color")
         XCTAssertEqual(take(feed).1, .items)
         let toast = publish(broadcast, "toast", .signal)
@@ -187,85 +189,116 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertEqual(take(feed).1, .over(.cancelled))
     }
 
-    /// `copyNewest` into a buffer of `size` bytes: the bytes, or nil (and whether it said idle).
-    private func copyNewest(_ feed: Subscription, size: Int = 64, idle: Bool? = nil) -> [UInt8]? {
+    /// One `read` into a buffer of `size` bytes: the text, or what it said instead.
+    private func read(_ feed: Subscription, size: Int = 64) -> (String, Subscription.Read) {
         var bytes = [UInt8](repeating: 0, count: size)
-        switch bytes.withUnsafeMutableBytes({ feed.copyNewest(into: $0) }) {
-        case .copied(let count):
-            return Array(bytes[..<count])
-        case .idle:
-            if let idle { XCTAssertTrue(idle, "idle, where the reader must take") }
-            return nil
-        case .take:
-            if let idle { XCTAssertFalse(idle, "take, where there is nothing to take") }
-            return nil
+        let read = bytes.withUnsafeMutableBytes { feed.read(into: $0) }
+        guard case .bytes(let count, _) = read else { return ("", read) }
+        return (String(decoding: bytes[..<count], as: UTF8.self), read)
+    }
+
+    /// Reads with a buffer of `size` bytes until the feed has nothing: the
+    /// text, how it stopped, and how many events the reads said they began.
+    private func drain(_ feed: Subscription, size: Int) -> (String, Subscription.Read, events: Int) {
+        var text = "", events = 0
+        while true {
+            let (part, read) = self.read(feed, size: size)
+            guard case .bytes(_, let more) = read else { return (text, read, events) }
+            text += part
+            events += more
         }
     }
 
-    func testCopyNewestCopiesTheOneEventUnreadAndLeavesTheReaderWaiting() {
+    func testReadCopiesTheOneEventUnreadAndLeavesTheReaderWaiting() {
         let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
-        feed.reader = reader
-        XCTAssertNil(copyNewest(feed), "nothing published")
-        let color = publish(broadcast, "color", .driver, "\"red\"")
-        XCTAssertEqual(copyNewest(feed), color.encoded)
-        XCTAssertNil(copyNewest(feed, idle: true), "read")
-        XCTAssertEqual(take(feed).1, .idle)
-        publish(broadcast, "color", .driver, "\"blue\"")
-        XCTAssertEqual(calls.value, 1, "the copy left it waiting")
-    }
-
-    func testQuietHoldsFromTheReadThatLeftTheReaderWaitingUntilAPublicationOrTheFinish() throws {
-        let broadcast = broadcast(), feed = feed(broadcast)
-        XCTAssertNil(feed.quiet, "not waiting before its first read")
+        feed.wake = reader
+        XCTAssertEqual(read(feed).1, .idle, "nothing published")
         publish(broadcast, "color", .driver, "\"red\"")
-        XCTAssertNotNil(copyNewest(feed))
-        let quiet = try XCTUnwrap(feed.quiet)
-        XCTAssertTrue(quiet.holds, "nothing published since the copy")
+        XCTAssertEqual(calls.value, 1, "the read that found nothing left it waiting")
+        XCTAssertTrue(read(feed) == ("\"red\"\n", .bytes(6, events: 1)))
         publish(broadcast, "color", .driver, "\"blue\"")
-        XCTAssertFalse(quiet.holds, "a publication")
-        XCTAssertEqual(take(feed).1, .items)
-        let again = try XCTUnwrap(feed.quiet)
-        XCTAssertTrue(again.holds)
-        broadcast.finish()
-        XCTAssertFalse(again.holds, "the finish")
-        feed.cancel()
-        XCTAssertNil(feed.quiet, "a cancelled feed does not wait")
+        XCTAssertEqual(calls.value, 2, "the read of the one event left it waiting: no read that finds nothing is needed")
+        XCTAssertTrue(read(feed) == ("\"blue\"\n", .bytes(7, events: 1)))
+        XCTAssertEqual(read(feed).1, .idle)
     }
 
-    func testCopyNewestLeavesToTakeWhatItCannotCopyAlone() {
+    func testIdleCheckHoldsFromTheReadThatLeftTheReaderWaitingUntilAPublicationOrTheFinish() throws {
         let broadcast = broadcast(), feed = feed(broadcast)
-        publish(broadcast, "color", .driver, "1")
-        let toast = publish(broadcast, "toast", .signal, "2")
-        XCTAssertNil(copyNewest(feed, idle: false), "two events unread")
-        XCTAssertEqual(take(feed).0, [.event(broadcast.withLog { $0.latest("color") }!), .event(toast)])
-        let big = publish(broadcast, "color", .driver, "\"\(String(repeating: "x", count: 100))\"")
-        XCTAssertNil(copyNewest(feed, size: 16, idle: false), "too big for the buffer")
-        XCTAssertEqual(take(feed).0, [.event(big)])
-        let initial = self.feed(broadcast, initial: [.reset(lastEventID: 3)])
-        publish(broadcast, "toast", .signal)
-        XCTAssertNil(copyNewest(initial), "the reset goes first")
+        XCTAssertNil(feed.idleCheck, "not waiting before its first read")
+        publish(broadcast, "color", .driver, "\"red\"")
+        XCTAssertEqual(read(feed).0, "\"red\"\n")
+        let check = try XCTUnwrap(feed.idleCheck)
+        XCTAssertTrue(check.isStillIdle, "nothing published since the read")
+        publish(broadcast, "color", .driver, "\"blue\"")
+        XCTAssertFalse(check.isStillIdle, "a publication")
+        XCTAssertEqual(read(feed).0, "\"blue\"\n")
+        let again = try XCTUnwrap(feed.idleCheck)
+        XCTAssertTrue(again.isStillIdle)
         broadcast.finish()
-        XCTAssertNil(copyNewest(feed, idle: false), "the end is an item")
-        XCTAssertEqual(take(feed).1, .items)
+        XCTAssertFalse(again.isStillIdle, "the finish")
+        feed.cancel()
+        XCTAssertNil(feed.idleCheck, "a cancelled feed does not wait")
     }
 
-    func testCopyNewestOfAnEventOverTheReadersLimitLeavesTheOverflowToTake() {
+    func testAReaderWithPartOfAnItemLeftHasNoIdleCheck() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        publish(broadcast, "text", .driver, "\"" + String(repeating: "x", count: 100) + "\"")
+        XCTAssertEqual(read(feed, size: 16).1, .bytes(16, events: 1))
+        XCTAssertNil(feed.idleCheck, "the rest of the item is the reader's to write")
+    }
+
+    func testReadWritesEveryItemInOrderWhateverTheBufferSize() {
+        for size in [4096, 64, 7, 1] {
+            let broadcast = broadcast()
+            publish(broadcast, "color", .driver, "1")
+            publish(broadcast, "title", .driver, "\"t\"")
+            let feed = feed(broadcast, initial: [.reset(lastEventID: 9)] + broadcast.withLog { $0.snapshot }.map(Subscription.Item.event))
+            publish(broadcast, "toast", .signal, "2")
+            let big = "\"" + String(repeating: "x", count: 100) + "\""
+            publish(broadcast, "color", .driver, big)
+            let (text, _, events) = drain(feed, size: size)
+            XCTAssertEqual(text, "R9\n\"t\"\n2\n\(big)\n", "the reset first, the replayed color superseded; buffer of \(size)")
+            XCTAssertEqual(events, 3, "the reset is not an event")
+            broadcast.finish()
+            let end = drain(feed, size: size)
+            XCTAssertTrue(end.0 == "E\n" && end.1 == .over(.ended) && end.events == 0, "the end is an item, then the feed is over")
+        }
+    }
+
+    func testAReadThatStopsShortStopsBetweenTwoItems() {
+        let broadcast = broadcast(), feed = feed(broadcast)
+        publish(broadcast, "toast", .signal, "\"aaaa\"")
+        publish(broadcast, "toast", .signal, "\"bbbb\"")
+        XCTAssertTrue(read(feed, size: 10) == ("\"aaaa\"\n\"bb", .bytes(10, events: 2)), "full: in the middle of an item")
+        XCTAssertTrue(read(feed, size: 64) == ("bb\"\n", .bytes(4, events: 0)), "short: after a whole item")
+        XCTAssertEqual(read(feed).1, .idle)
+    }
+
+    func testAPrefixGoesBeforeEveryItem() {
+        let broadcast = broadcast()
+        let feed = broadcast.subscribe(initial: [.reset(lastEventID: 1)], itemPrefix: Array("> ".utf8)) { _ in }
+        publish(broadcast, "toast", .signal, "1")
+        XCTAssertEqual(drain(feed, size: 64).0, "> R1\n> 1\n")
+        publish(broadcast, "toast", .signal, "2")
+        XCTAssertEqual(read(feed).0, "> 2\n", "the one event unread, prefixed")
+    }
+
+    func testAnEventOverTheReadersLimitIsAnOverflow() {
         let broadcast = broadcast(maxBufferedBytes: 8), feed = feed(broadcast)
         publish(broadcast, "color", .driver, "\"0123456789\"")
-        XCTAssertNil(copyNewest(feed))
-        XCTAssertEqual(take(feed).1, .over(.overflow))
+        XCTAssertEqual(read(feed).1, .over(.overflow))
     }
 
     func testTheReaderCancellingIsNotCalledBack() {
         let broadcast = broadcast(), feed = feed(broadcast)
         let reader = Reader(), calls = reader.calls
-        feed.reader = reader
+        feed.wake = reader
         XCTAssertEqual(take(feed).1, .idle)
         feed.cancel()
         publish(broadcast, "color")
         broadcast.finish()
         XCTAssertEqual(calls.value, 0, "the reader cancels under its own lock: a call back would deadlock it")
-        XCTAssertNil(feed.reader, "the feed lets go of its reader, which holds it: no cycle is left")
+        XCTAssertNil(feed.wake, "the feed lets go of its reader, which holds it: no cycle is left")
     }
 }

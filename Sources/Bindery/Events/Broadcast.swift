@@ -31,9 +31,11 @@ final class Broadcast: @unchecked Sendable {
     let changes = Atomic<UInt64>(0)
     /// The most bytes (as encoded) a reader may fall behind before it is over.
     let maxBufferedBytes: Int
+    /// How the subscriptions write their items: the log's.
+    let format: EventWireFormat
     /// The readers the publications wake: confined to the session's turns, and
     /// kept between them for its capacity.
-    private var woken: [any SubscriptionReader] = []
+    private var woken: [any SubscriptionWake] = []
     /// Publications keep the readers they find waiting in `woken` until
     /// `releaseWakes`, rather than waking them at once. Confined to the session's turns.
     private var holdsWakes = false
@@ -43,6 +45,7 @@ final class Broadcast: @unchecked Sendable {
 
     init(log: EventLog, maxBufferedBytes: Int, published: PublicationCount = PublicationCount()) {
         state = Locked(State(log: log))
+        format = log.format
         self.maxBufferedBytes = maxBufferedBytes
         self.published = published
     }
@@ -67,7 +70,7 @@ final class Broadcast: @unchecked Sendable {
         // in and out rather than copied: the closure captures it, which keeps it
         // alive to the end of its scope, and a copy still alive then would make
         // `wakeWoken` copy every reader (one retain each) before it could pop one.
-        var woken: [any SubscriptionReader] = []
+        var woken: [any SubscriptionWake] = []
         swap(&woken, &self.woken)
         let event = state.withLock { state -> OutputEvent in
             let event = state.log.append(name: name, kind: kind, json: json)
@@ -94,7 +97,7 @@ final class Broadcast: @unchecked Sendable {
 
     /// Wakes the readers in `woken`, outside the lock.
     private func wakeWoken() {
-        var woken: [any SubscriptionReader] = []
+        var woken: [any SubscriptionWake] = []
         swap(&woken, &self.woken)
         while let reader = woken.popLast() { reader.subscriptionHasItems() }
         swap(&woken, &self.woken)
@@ -102,7 +105,7 @@ final class Broadcast: @unchecked Sendable {
 
     /// Ends every subscription after what it has not read, with `.end`.
     func finish() {
-        var woken: [any SubscriptionReader] = []
+        var woken: [any SubscriptionWake] = []
         state.withLock { state in
             state.isFinished = true
             changes.add(1, ordering: .releasing)
@@ -112,14 +115,15 @@ final class Broadcast: @unchecked Sendable {
     }
 
     /// A subscription that starts with `initial` and then reads what the log
-    /// gets after `position` (the log's last id when it was made).
-    func subscribe(initial: [Subscription.Item], detach: @escaping @Sendable (Subscription) -> Void) -> Subscription {
+    /// gets after `position` (the log's last id when it was made), writing
+    /// `itemPrefix` before each item.
+    func subscribe(initial: [Subscription.Item], itemPrefix: [UInt8] = [], detach: @escaping @Sendable (Subscription) -> Void) -> Subscription {
         let position = state.withLock { $0.log.lastID }
-        return Subscription(broadcast: self, initial: initial, position: position, detach: detach)
+        return Subscription(broadcast: self, initial: initial, position: position, itemPrefix: itemPrefix, detach: detach)
     }
 
     /// Moves the readers of the waiting subscriptions (those not cancelled since) into `woken`.
-    private static func takeWaiting(_ state: inout State, into woken: inout [any SubscriptionReader]) {
+    private static func takeWaiting(_ state: inout State, into woken: inout [any SubscriptionWake]) {
         // Moved out one by one, which counts no reference and keeps the capacity
         // (removeAll(keepingCapacity:) takes a slow generic path). Reversed here
         // and again as `wakeWoken` pops them: woken in the order they began to wait.

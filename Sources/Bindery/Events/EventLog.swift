@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Threading: a value type, guarded by its `Broadcast`'s lock and written in the session's turns.
 struct EventLog {
-    private let encoder: EventEncoder
+    /// How events are encoded, once each, as they are appended.
+    let format: EventWireFormat
     /// The id of the newest event, 0 before any.
     private(set) var lastID: UInt64 = 0
     /// The newest event: all a reader that keeps up has not read (always a
@@ -17,31 +18,42 @@ struct EventLog {
     /// behind it has lost a signal, where a lost driver value is superseded.
     private var forgottenSignalID: UInt64 = 0
 
-    /// A log keeping the last `retained` events for resume, encoding each with `encoder`.
-    init(retained: Int, encoder: @escaping EventEncoder) {
-        self.encoder = encoder
+    /// A log keeping the last `retained` events for resume, encoding each in `format`.
+    init(retained: Int, format: EventWireFormat) {
+        self.format = format
         recent = RingBuffer(capacity: max(1, retained))
     }
 
     /// Numbers and records a new value of output `name`.
     mutating func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
         lastID += 1
-        let event = OutputEvent(id: lastID, name: name, kind: kind, json: json, encoder: encoder)
+        let event = OutputEvent(id: lastID, name: name, kind: kind, json: json, format: format)
         newest = event
         if kind == .driver { latest[name] = event }
         if let forgotten = recent.append(event), forgotten.kind == .signal { forgottenSignalID = forgotten.id }
         return event
     }
 
-    /// Copies the newest event's bytes into `buffer` and returns how many, if
-    /// there is one and they fit in the buffer and in `limit`: without a
-    /// reference to the event, so under the lock that keeps the log as it is.
+    /// Copies `prefix` and the newest event's bytes into `buffer` and returns
+    /// how many, if there is one and they fit in the buffer (the event's alone
+    /// in `limit`): without a reference to the event, so under the lock that
+    /// keeps the log as it is.
+    func copyNewest(prefix: [UInt8], into buffer: UnsafeMutableRawBufferPointer, limit: Int) -> Int? {
+        guard let newest else { return nil }
+        let count = newest.encoded.count
+        guard count <= limit, prefix.count + count <= buffer.count else { return nil }
+        prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        newest.encoded.withUnsafeBytes { buffer.baseAddress!.advanced(by: prefix.count).copyMemory(from: $0.baseAddress!, byteCount: count) }
+        return prefix.count + count
+    }
+
+    /// `copyNewest(prefix:into:limit:)` without a prefix: a one-session stream's, every event.
     func copyNewest(into buffer: UnsafeMutableRawBufferPointer, limit: Int) -> Int? {
-        guard let newest, newest.encoded.count <= min(buffer.count, limit) else { return nil }
-        return newest.encoded.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: bytes)
-            return bytes.count
-        }
+        guard let newest else { return nil }
+        let count = newest.encoded.count
+        guard count <= min(buffer.count, limit) else { return nil }
+        newest.encoded.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        return count
     }
 
     /// Every driver's current value, oldest first.

@@ -11,21 +11,17 @@ package final class OutputEvent: Sendable {
     package let kind: OutputKind
     /// The value as compact JSON.
     package let json: Data
-    /// The event as the edge writes it, made once by the application's `EventEncoder`.
+    /// The event as the edge writes it, made once by the application's `EventWireFormat`.
     package let encoded: [UInt8]
 
-    init(id: UInt64, name: String, kind: OutputKind, json: Data, encoder: EventEncoder) {
+    init(id: UInt64, name: String, kind: OutputKind, json: Data, format: EventWireFormat) {
         self.id = id
         self.name = name
         self.kind = kind
         self.json = json
-        encoded = encoder(id, name, json)
+        encoded = format.event(id, name, json)
     }
 }
-
-/// Encodes an event (id, output name, JSON value) for the wire, once per event.
-/// The runtime knows no wire format: the server supplies this.
-package typealias EventEncoder = @Sendable (_ id: UInt64, _ name: String, _ json: Data) -> [UInt8]
 
 extension OutputEvent: Equatable {
     /// Events are equal when they are the same event.

@@ -1,24 +1,32 @@
 import Foundation
 import Synchronization
 
-/// One client's feed of a session's events: first what it missed (or the
-/// snapshot), then each event as the session logs it, until the session ends
-/// or the client leaves. Grammar: `reset? event* end?`.
+/// One client's feed of a session's events, as bytes: first what it missed
+/// (or the snapshot), then each event as the session logs it, until the
+/// session ends or the client leaves. Grammar of its items:
+/// `reset? event* end?`, each written in the application's `EventWireFormat`
+/// after the subscription's `itemPrefix`.
+///
+/// The reader has one way in: `read(into:)` fills a buffer and says `.bytes`,
+/// `.idle` (the reader's `wake` is called once there is more) or `.over`.
+/// A read that writes fewer bytes than the buffer holds stops between two
+/// items, so a reader may go on to another subscription's items.
 ///
 /// A subscription is a position in its session's `Broadcast`: the session
 /// publishes each event once, and the reader takes everything it has not read
-/// in one call, a driver's older values coalesced into its newest. A reader
+/// in one step, a driver's older values coalesced into its newest. A reader
 /// that falls more than `maxBufferedBytes` behind, or behind a signal the log
 /// no longer retains, is over (`.overflow`): the client resumes with
 /// `Last-Event-ID` rather than the server holding its backlog. A reader that
-/// has read everything (the take that emptied its part of the log, or one that
-/// found nothing) is called back through its `reader` (outside any lock) once
-/// there is something, or the feed is over; so the take that finds nothing
-/// after it needs no lock.
+/// has read everything (the read that emptied its part of the log, or one that
+/// found nothing) is woken through its `wake` (outside any lock) once there is
+/// something, or the feed is over; so the read that finds nothing after it
+/// needs no lock. A reader that keeps up, nearly all of them, has the newest
+/// event's bytes copied straight into its buffer under the lock.
 ///
-/// Thread safety: every method may be called from any thread; the state is
-/// guarded by the broadcast's lock. `take` and `copyNewest` are the reader's
-/// and never overlap (a stream calls them under its connection's lock).
+/// Thread safety: `read` and `idleCheck` are the reader's and never
+/// overlap (a stream calls them under its own lock); `cancel` and `wake` may
+/// be called from any thread. The position is guarded by the broadcast's lock.
 package final class Subscription: @unchecked Sendable {
     /// What the feed carries.
     package enum Item: Equatable, Sendable {
@@ -40,8 +48,19 @@ package final class Subscription: @unchecked Sendable {
         case cancelled
     }
 
+    /// What `read` did.
+    package enum Read: Equatable, Sendable {
+        /// This many bytes were written, `events` of the items whole or begun
+        /// events; fewer bytes than the buffer holds only after a whole item.
+        case bytes(Int, events: Int)
+        /// Nothing now; the reader's `wake` is called when there is.
+        case idle
+        /// Nothing more, ever.
+        case over(Ending)
+    }
+
     /// What `take` found.
-    package enum Take: Equatable, Sendable {
+    enum Take: Equatable, Sendable {
         /// Items were moved into the outbox.
         case items
         /// Nothing now; the reader will be woken when there is.
@@ -60,7 +79,7 @@ package final class Subscription: @unchecked Sendable {
         var position: UInt64
         /// What goes before the log's events: the replay or snapshot, perhaps a reset.
         var initial: [Item]
-        var reader: (any SubscriptionReader)?
+        var wake: (any SubscriptionWake)?
         var detach: (@Sendable (Subscription) -> Void)?
 
         /// Over for the reader's sake (it cancelled, or fell behind): drops what
@@ -68,7 +87,7 @@ package final class Subscription: @unchecked Sendable {
         mutating func end(_ ending: Ending) -> (@Sendable (Subscription) -> Void)? {
             if case .over = status {} else { status = .over(ending) }
             initial = []
-            reader = nil
+            wake = nil
             waits = false
             defer { detach = nil }
             return detach
@@ -79,6 +98,12 @@ package final class Subscription: @unchecked Sendable {
     /// when it does not wait: while the two are equal there is nothing to take.
     private let waitsSince = Atomic<UInt64>(.max)
     private let broadcast: Broadcast
+    /// Written before each item (a multiplexed stream's session line).
+    private let itemPrefix: [UInt8]
+    /// The reader's: items taken and not all written yet, nil nearly always
+    /// (a reader that keeps up has each event copied whole). Unchecked: only
+    /// `read` touches it, and its reader never overlaps two reads.
+    @exclusivity(unchecked) private var pending: Pending?
     /// In the object, next to the rest of what an event reads: the object's
     /// first lines are all the memory of its own an event touches (it is cold
     /// by the time the next event comes). Unchecked: the broadcast's lock
@@ -88,24 +113,85 @@ package final class Subscription: @unchecked Sendable {
     /// The most bytes (as encoded) the reader may fall behind before the feed is over.
     package var maxBufferedBytes: Int { broadcast.maxBufferedBytes }
 
+    /// Items taken and not all written yet: the bytes of the one being
+    /// written, and those that follow it.
+    private final class Pending {
+        var current: [UInt8] = []
+        var offset = 0
+        var outbox: [Item]
+        var index = 0
+
+        init(_ outbox: [Item]) { self.outbox = outbox }
+
+        var isWritten: Bool { offset >= current.count && index >= outbox.count }
+    }
+
     /// Made by `Broadcast.subscribe`; `detach` tells the session when the feed is over for the reader's sake.
-    init(broadcast: Broadcast, initial: [Item], position: UInt64, detach: @escaping @Sendable (Subscription) -> Void) {
+    init(broadcast: Broadcast, initial: [Item], position: UInt64, itemPrefix: [UInt8] = [],
+         detach: @escaping @Sendable (Subscription) -> Void) {
         self.broadcast = broadcast
+        self.itemPrefix = itemPrefix
         cursor = Cursor(position: position, initial: initial, detach: detach)
     }
 
-    /// The reader a publication wakes when it has read everything before; set once,
-    /// by the reader, and held until `cancel`, which breaks the reader's cycle with it.
-    package var reader: (any SubscriptionReader)? {
-        get { broadcast.state.withLock { _ in cursor.reader } }
-        set { broadcast.state.withLock { _ in cursor.reader = newValue } }
+    /// Who a publication wakes when the reader has read everything before; set
+    /// once, by the reader, and held until `cancel`, which breaks the reader's
+    /// cycle with it.
+    package var wake: (any SubscriptionWake)? {
+        get { broadcast.state.withLock { _ in cursor.wake } }
+        set { broadcast.state.withLock { _ in cursor.wake = newValue } }
     }
 
     /// The broadcast wakes the subscription: its reader, if it still waits. Under the broadcast's lock.
-    func stopWaiting() -> (any SubscriptionReader)? {
+    func stopWaiting() -> (any SubscriptionWake)? {
         guard cursor.waits else { return nil }
         cursor.waits = false
-        return cursor.reader
+        return cursor.wake
+    }
+
+    /// Fills `buffer` with the items not read yet, as bytes, up to its size.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+        if pending == nil {
+            // A reader that keeps up: the newest event's bytes straight into the buffer.
+            switch copyNewest(into: buffer) {
+            case .copied(let count): return .bytes(count, events: 1)
+            case .idle: return .idle
+            case .take: break
+            }
+            var outbox: [Item] = []
+            switch take(into: &outbox) {
+            case .items: pending = Pending(outbox)
+            case .idle: return .idle
+            case .over(let ending): return .over(ending)
+            }
+        }
+        return writePending(into: buffer)
+    }
+
+    /// Writes what `pending` holds, as far as the buffer goes; lets go of it once written.
+    private func writePending(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+        let pending = pending!
+        var written = 0, events = 0
+        while written < buffer.count {
+            if pending.offset < pending.current.count {
+                let count = min(pending.current.count - pending.offset, buffer.count - written)
+                pending.current.withUnsafeBytes { source in
+                    buffer.baseAddress!.advanced(by: written).copyMemory(from: source.baseAddress!.advanced(by: pending.offset), byteCount: count)
+                }
+                pending.offset += count
+                written += count
+                continue
+            }
+            guard pending.index < pending.outbox.count else { break }
+            let item = pending.outbox[pending.index]
+            pending.index += 1
+            if case .event = item { events += 1 }
+            let bytes = broadcast.format.encode(item)
+            pending.current = itemPrefix.isEmpty ? bytes : itemPrefix + bytes
+            pending.offset = 0
+        }
+        if pending.isWritten { self.pending = nil }
+        return .bytes(written, events: events)
     }
 
     /// Ends the feed now, dropping what waits, and detaches it from its session.
@@ -120,26 +206,30 @@ package final class Subscription: @unchecked Sendable {
 
     /// Whether nothing was published, and the feed not finished, since a take
     /// left the reader waiting: then there is nothing to take, and the reader
-    /// will be called back when there is. Without the lock; the test `quiet`
+    /// will be woken when there is. Without the lock; the check `idleCheck`
     /// hands out (`.max`, not waiting, never holds).
-    private var waitsStill: Bool {
-        Quiet(broadcast: broadcast, since: waitsSince.load(ordering: .relaxed)).holds
+    private var isStillIdle: Bool {
+        IdleCheck(broadcast: broadcast, since: waitsSince.load(ordering: .relaxed)).isStillIdle
     }
 
-    /// The test `waitsStill` makes, for a reader to keep where it is already
-    /// looking: whether nothing was published, and the feed not finished,
-    /// since the reader began waiting. nil while the reader does not wait.
+    /// The check `isStillIdle` makes, for a reader to keep where it is already
+    /// looking (its own first cache line) rather than call `read` to learn
+    /// that it would say `.idle`: whether nothing was published, and the feed
+    /// not finished, since the reader began waiting. nil while the reader
+    /// does not wait, or has bytes of its own to write (an item it read only
+    /// part of).
     ///
     /// Valid while the subscription lives; it does not see `cancel`, which
     /// is the reader's own act.
-    package var quiet: Quiet? {
+    package var idleCheck: IdleCheck? {
+        guard pending == nil else { return nil }
         let since = waitsSince.load(ordering: .relaxed)
-        return since == .max ? nil : Quiet(broadcast: broadcast, since: since)
+        return since == .max ? nil : IdleCheck(broadcast: broadcast, since: since)
     }
 
-    /// See `quiet`.
-    package struct Quiet: Sendable {
-        /// The subscription holds the broadcast, and the test must not outlive it.
+    /// See `idleCheck`.
+    package struct IdleCheck: Sendable {
+        /// The subscription holds the broadcast, and the check must not outlive it.
         private unowned(unsafe) let broadcast: Broadcast
         private let since: UInt64
 
@@ -148,8 +238,8 @@ package final class Subscription: @unchecked Sendable {
             self.since = since
         }
 
-        /// Nothing to take yet: the reader will be called back when there is.
-        package var holds: Bool { broadcast.changes.load(ordering: .acquiring) == since }
+        /// Nothing to read yet: the reader will be woken when there is.
+        package var isStillIdle: Bool { broadcast.changes.load(ordering: .acquiring) == since }
     }
 
     /// Under the lock, once the reader has read everything: it waits, to be
@@ -163,7 +253,7 @@ package final class Subscription: @unchecked Sendable {
     }
 
     /// What `copyNewest` did.
-    package enum Copy: Equatable, Sendable {
+    private enum Copy: Equatable, Sendable {
         /// The newest event's bytes, this many, are in the buffer.
         case copied(Int)
         /// Nothing to take (as `take` would say): the reader waits.
@@ -173,26 +263,28 @@ package final class Subscription: @unchecked Sendable {
     }
 
     /// `take` for a reader that keeps up, which is nearly all of them: when all
-    /// it has not read is the newest event, and its bytes fit in `buffer`,
-    /// copies them there under the lock. It takes no reference to the event,
-    /// which every reader shares: counting them would have the server's
-    /// threads fight over its cache line, event after event.
-    package func copyNewest(into buffer: UnsafeMutableRawBufferPointer) -> Copy {
-        if waitsStill { return .idle }
+    /// it has not read is the newest event, and its bytes (after the prefix)
+    /// fit in `buffer`, copies them there under the lock. It takes no
+    /// reference to the event, which every reader shares: counting them would
+    /// have the server's threads fight over its cache line, event after event.
+    private func copyNewest(into buffer: UnsafeMutableRawBufferPointer) -> Copy {
+        if isStillIdle { return .idle }
         let broadcast = broadcast
         return broadcast.state.withLock { state -> Copy in
             guard case .open = cursor.status, cursor.initial.isEmpty, !state.isFinished,
                   cursor.position + 1 == state.log.lastID,
-                  let count = state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes) else { return .take }
+                  let count = itemPrefix.isEmpty ? state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes)
+                      : state.log.copyNewest(prefix: itemPrefix, into: buffer, limit: broadcast.maxBufferedBytes) else { return .take }
             cursor.position = state.log.lastID
             wait(&state)
             return .copied(count)
         }
     }
 
-    /// Moves everything not read yet into `outbox` (which must be empty) in one step.
-    package func take(into outbox: inout [Item]) -> Take {
-        if waitsStill { return .idle }
+    /// Moves everything not read yet into `outbox` (which must be empty) in one
+    /// step: the items `read` writes (and the tests of coalescing read).
+    func take(into outbox: inout [Item]) -> Take {
+        if isStillIdle { return .idle }
         let broadcast = broadcast
         var detach: (@Sendable (Subscription) -> Void)?
         let result = broadcast.state.withLock { state -> Take in
@@ -244,8 +336,8 @@ package final class Subscription: @unchecked Sendable {
     }
 }
 
-/// Who takes a subscription's items: woken when there is something to take.
-package protocol SubscriptionReader: AnyObject, Sendable {
-    /// The subscription has items (or is over) after a take that read everything.
+/// Who reads a subscription: woken when there is something to read.
+package protocol SubscriptionWake: AnyObject, Sendable {
+    /// The subscription has items (or is over) after a read that read everything.
     func subscriptionHasItems()
 }

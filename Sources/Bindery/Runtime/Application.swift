@@ -11,9 +11,13 @@ public final class Application: @unchecked Sendable {
     public let configuration: RuntimeConfiguration
     /// What the ViewModels need from outside, handed to every factory.
     public let services = Services()
-    /// Encodes each output event for the wire once, when a session publishes it:
-    /// given by whoever serves the application (`BinderyApp`: server-sent events).
-    package let eventEncoder: EventEncoder
+    /// How subscriptions write their items, each event encoded once when a
+    /// session publishes it: given by whoever serves the application
+    /// (`BinderyApp`: server-sent events).
+    package let wireFormat: EventWireFormat
+    /// Where a session is served (`/api/<vm>/<sid>`), for child references:
+    /// given by whoever serves the application; nil, and references have no URL, otherwise.
+    package let sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)?
     /// The events the sessions have published, for the server's metrics.
     package let published = PublicationCount()
     /// Names no ViewModel may take, with why: those the server's own routes use.
@@ -32,18 +36,20 @@ public final class Application: @unchecked Sendable {
     private var registrations = 0
     private var reaper: DispatchSourceTimer?
 
-    /// A runtime with `configuration`. Its events are JSON until a server
-    /// makes it with the encoding it writes (`package` init).
+    /// A runtime with `configuration`. Its streams are lines of JSON until a
+    /// server makes it with the format it writes (`package` init).
     public convenience init(configuration: RuntimeConfiguration = .init()) {
-        self.init(configuration: configuration, eventEncoder: { _, _, json in Array(json) })
+        self.init(configuration: configuration, wireFormat: .jsonLines)
     }
 
-    /// A runtime with `configuration` whose sessions encode each event with
-    /// `eventEncoder`, where no ViewModel may be named as a key of
+    /// A runtime with `configuration` whose streams are written in
+    /// `wireFormat`, where no ViewModel may be named as a key of
     /// `reservedNames` (its value says why).
-    package init(configuration: RuntimeConfiguration, eventEncoder: @escaping EventEncoder, reservedNames: [String: String] = [:]) {
+    package init(configuration: RuntimeConfiguration, wireFormat: EventWireFormat, reservedNames: [String: String] = [:],
+                 sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)? = nil) {
         self.configuration = configuration
-        self.eventEncoder = eventEncoder
+        self.wireFormat = wireFormat
+        self.sessionURL = sessionURL
         self.reservedNames = reservedNames
     }
 
@@ -130,7 +136,8 @@ public final class Application: @unchecked Sendable {
         if let client { sessionsByClient[client, default: 0] += 1 }
         let session = Session(id: SessionID.make(), viewModelName: viewModel, client: client, owner: owner, limits: configuration,
                               scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
-                              encoder: eventEncoder, published: published)
+                              format: wireFormat, published: published)
+        session.sessionURL = sessionURL
         session.spawn = { [weak self] child, scheduler in
             guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
             return try self.startChild(child, for: client, owner: owner, on: scheduler)

@@ -4,12 +4,13 @@ struct ChildReference: Codable, Equatable {
     let viewModel: String
     /// The child session's id.
     let id: String
-    /// The child session's URL.
-    var url: String { "/api/\(viewModel)/\(id)" }
+    /// Where the child session is served, if the application is served (the server's `/api/<vm>/<sid>`).
+    let url: String?
 
-    init(viewModel: String, id: String) {
+    init(viewModel: String, id: String, url: String?) {
         self.viewModel = viewModel
         self.id = id
+        self.url = url
     }
 
     enum CodingKeys: String, CodingKey { case viewModel, id, url }
@@ -18,12 +19,13 @@ struct ChildReference: Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         viewModel = try container.decode(String.self, forKey: .viewModel)
         id = try container.decode(String.self, forKey: .id)
+        url = try container.decodeIfPresent(String.self, forKey: .url)
     }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(viewModel, forKey: .viewModel)
         try container.encode(id, forKey: .id)
-        try container.encode(url, forKey: .url)
+        try container.encodeIfPresent(url, forKey: .url)
     }
 }

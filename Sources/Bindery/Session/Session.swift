@@ -41,19 +41,21 @@ package final class Session: @unchecked Sendable {
     /// Makes a session, on this session's scheduler, for a ViewModel that an
     /// output emitted; set by the application.
     var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
+    /// Where a session is served, for the child references this one sends; set by the application.
+    var sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)?
 
     /// A session running on `scheduler`: a new one for a session of its own, its
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
     init(id: String, viewModelName: String, client: String?, owner: SessionOwner?, limits: RuntimeConfiguration,
-         scheduler: SerialScheduler, encoder: @escaping EventEncoder, published: PublicationCount = PublicationCount()) {
+         scheduler: SerialScheduler, format: EventWireFormat, published: PublicationCount = PublicationCount()) {
         self.id = id
         self.viewModelName = viewModelName
         self.client = client
         self.owner = owner
         self.limits = limits
         self.scheduler = scheduler
-        broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, encoder: encoder), maxBufferedBytes: limits.streamBufferBytes,
+        broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, format: format), maxBufferedBytes: limits.streamBufferBytes,
                               published: published)
     }
 
@@ -125,7 +127,8 @@ package final class Session: @unchecked Sendable {
             case .viewModel(let viewModel):
                 guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
                 let child = try spawn(viewModel, scheduler)
-                json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id))
+                json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id,
+                                                                     url: sessionURL?(child.viewModelName, child.id)))
             }
             // Logged once for every subscription; the waiting readers are woken in
             // one burst, so the server's event loop serves them in a few passes
@@ -184,8 +187,9 @@ package final class Session: @unchecked Sendable {
     }
 
     /// A feed of what the client missed after `lastEventID` (or everything
-    /// current when nil), then live events. Fails if the session is gone or full.
-    package func subscribe(lastEventID: UInt64?, completion: @escaping @Sendable (Result<Subscription, BinderyError>) -> Void) {
+    /// current when nil), then live events, each item after `itemPrefix`.
+    /// Fails if the session is gone or full.
+    package func subscribe(lastEventID: UInt64?, itemPrefix: [UInt8] = [], completion: @escaping @Sendable (Result<Subscription, BinderyError>) -> Void) {
         perform(answer: { [self] in
             guard subscribers.count < limits.maxStreamsPerSession else {
                 throw BinderyError(.limitReached, "session \(id) already has \(limits.maxStreamsPerSession) streams")
@@ -198,7 +202,7 @@ package final class Session: @unchecked Sendable {
                     return [.reset(lastEventID: log.lastID)] + events.map(Subscription.Item.event)
                 }
             }
-            let subscription = broadcast.subscribe(initial: initial) { [weak self] subscription in
+            let subscription = broadcast.subscribe(initial: initial, itemPrefix: itemPrefix) { [weak self] subscription in
                 self?.scheduler.async { self?.remove(ObjectIdentifier(subscription)) }
             }
             subscribers[ObjectIdentifier(subscription)] = subscription

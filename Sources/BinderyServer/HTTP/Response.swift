@@ -8,7 +8,7 @@ struct Response: @unchecked Sendable {
         /// Bytes sent at once.
         case data(Data)
         /// Server-sent events, written as the stream has them until it ends.
-        case stream(EventStreamWriter)
+        case stream(EventStream)
     }
 
     /// The HTTP status code.
@@ -30,17 +30,17 @@ struct Response: @unchecked Sendable {
         Response(status: status, headers: headers, body: .data(Data()))
     }
 
-    /// An event stream written by `writer`.
-    static func eventStream(_ writer: EventStreamWriter) -> Response {
+    /// The event stream `stream`.
+    static func eventStream(_ stream: EventStream) -> Response {
         Response(status: 200, headers: [
             ("Content-Type", "text/event-stream; charset=utf-8"),
             ("Cache-Control", "no-cache"),
             ("X-Accel-Buffering", "no"),
-        ], body: .stream(writer))
+        ], body: .stream(stream))
     }
 
     /// Gives back what the response holds (a stream's subscription and admission) when it will never be sent.
     func discard() {
-        if case .stream(let writer) = body { writer.close(.clientLeft) }
+        if case .stream(let stream) = body { stream.close(.clientLeft) }
     }
 }

@@ -164,6 +164,9 @@ struct APIRouter: Sendable {
         }
     }
 
+    /// Where session `id` of ViewModel `viewModel` is served.
+    @Sendable static func sessionURL(viewModel: String, id: String) -> String { "/api/\(viewModel)/\(id)" }
+
     /// `/api/streams` carries several sessions' streams, so no ViewModel may be called that.
     static let multiplexedStreams = "streams"
 
@@ -210,24 +213,24 @@ struct APIRouter: Sendable {
                     return state.waiting == 0 ? state.results.map { $0! } : nil
                 }
                 guard let all else { return }
-                var feeds: [EventStreamWriter.Feed] = []
+                var subscriptions: [Subscription] = []
                 var preamble: [UInt8] = []
                 for (entry, result) in zip(entries, all) {
                     switch result {
                     case .success(let subscription):
-                        feeds.append(EventStreamWriter.Feed(prefix: ServerSentEvents.session(entry.path), subscription: subscription))
+                        subscriptions.append(subscription)
                     case .failure(let error):
                         let gone = error.code == .unknownSession || error.code == .unknownViewModel
                         preamble += ServerSentEvents.refused(entry.path, gone: gone, json: HTTPError(error).body)
                     }
                 }
-                reply(.eventStream(EventStreamWriter(sessions: entries.map(\.path), feeds: feeds, preamble: preamble, admission: admission,
-                                                     retryMilliseconds: retry, telemetry: telemetry)))
+                reply(.eventStream(EventStream(multiplexing: entries.map(\.path), subscriptions: subscriptions, preamble: preamble,
+                                               admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
             }
             for (index, entry) in entries.enumerated() {
                 do {
                     try reachable(application.session(entry.viewModel, id: entry.id), by: request)
-                        .subscribe(lastEventID: entry.lastEventID) { settle(index, $0) }
+                        .subscribe(lastEventID: entry.lastEventID, itemPrefix: ServerSentEvents.session(entry.path)) { settle(index, $0) }
                 } catch {
                     settle(index, .failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
                 }
@@ -248,8 +251,8 @@ struct APIRouter: Sendable {
             session.subscribe(lastEventID: lastEventID) { subscribed in
                 switch subscribed {
                 case .success(let subscription):
-                    reply(.eventStream(EventStreamWriter(session: "\(session.viewModelName)/\(session.id)", subscription: subscription,
-                                                         admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
+                    reply(.eventStream(EventStream(session: "\(session.viewModelName)/\(session.id)", subscription: subscription,
+                                                   admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
                 case .failure(let error):
                     admission.release()
                     reply(HTTPError(error).response)

@@ -2,49 +2,41 @@ import Bindery
 import CMicroHTTPD
 import Foundation
 
-/// One libmicrohttpd connection and the request it is on: the only object
-/// that suspends and resumes it.
+/// One libmicrohttpd connection and the request it is on: the HTTP phases.
+/// It suspends and resumes the connection while a session makes an answer;
+/// while a stream is the answer, the stream does (`EventStream`).
 ///
 /// A request goes `idle → receiving → answering → answered → sending` (or
 /// `→ streaming`) and back to `idle` for the next one on a keep-alive
 /// connection; the connection is `done` when libmicrohttpd closes it.
-/// `answering` (a session makes the answer) is always suspended; `streaming` is
-/// suspended whenever the stream has nothing to write. Resuming happens only
-/// from a suspended phase, once per suspension, and never after `done`; and
-/// finishing a request or closing the connection gives back whatever the phase
-/// holds (an answer never sent, a stream's subscription and admission).
+/// `answering` (a session makes the answer) is always suspended. Resuming
+/// happens only from a suspended phase, once per suspension, and never after
+/// `done`; and finishing a request or closing the connection gives back
+/// whatever the phase holds (an answer never sent, a stream, which it detaches).
 ///
 /// Threading: libmicrohttpd calls in on the connection's daemon thread;
-/// sessions answer and streams wake it from their turns; the server drains it
-/// from the stopping thread. One lock orders them all. libmicrohttpd is called
-/// with it held, which is safe because libmicrohttpd never holds a lock of its
-/// own while it calls us, and it means a resume can never race the connection's
-/// closing (`MHD_CONNECTION_NOTIFY_CLOSED` takes the lock before the memory goes).
-final class Connection: SubscriptionReader, @unchecked Sendable {
+/// sessions answer from their turns; the server drains it from the stopping
+/// thread. One lock orders them all (a stream's lock comes after it).
+/// libmicrohttpd is called with it held, which is safe because libmicrohttpd
+/// never holds a lock of its own while it calls us, and it means a resume can
+/// never race the connection's closing (`MHD_CONNECTION_NOTIFY_CLOSED` takes
+/// the lock before the memory goes).
+final class Connection: @unchecked Sendable {
     private enum Phase {
         case idle
         case receiving(RequestBody)
         case answering
         case answered(Response)
         case sending
-        /// `State.stream` has the writer; `State.streamSuspended` says whether it sleeps.
+        /// `State.stream` is the answer, and suspends and resumes the connection.
         case streaming
         case done
     }
 
-    /// What the lock guards; what a stream's event needs first.
+    /// What the lock guards.
     private struct State {
-        /// The stream's writer, exactly while `streaming`: retained once when the
-        /// stream is queued and released when its request ends, so that each
-        /// read borrows it rather than retaining and releasing it.
-        var stream: Unmanaged<EventStreamWriter>?
-        /// While it holds, the stream has nothing to write (`EventStreamWriter.settle`);
-        /// dropped by whatever gives the stream something else to do.
-        var quiet: Subscription.Quiet?
-        /// The stream sleeps (only while `streaming`).
-        var streamSuspended = false
-        /// Calls of `read`: a stream awake whose count stands still is one its client stopped taking.
-        var reads: UInt32 = 0
+        /// The stream, exactly while `streaming`.
+        var stream: EventStream?
         var phase = Phase.idle
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
@@ -58,7 +50,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         var deadline: Deadline?
         /// What the connection's requests are answered, if it was over a limit when it opened.
         var refusal: HTTPError?
-        /// `reads` as the sweep last saw it, and since when.
+        /// The stream's `awakeReads` as the sweep last saw it, and since when.
         var progress: (reads: UInt32, since: ContinuousClock.Instant)
         /// The socket was shut down: libmicrohttpd closes the connection at its next look.
         var isShutDown = false
@@ -74,7 +66,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     enum Swept {
         /// Its headers or body did not arrive in time: closed.
         case timedOut(Refusal)
-        /// Its stream's client took nothing for too long while events waited: closed.
+        /// Its stream's client took nothing for too long while bytes waited: closed.
         case stalled
     }
 
@@ -220,66 +212,15 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         if discarded { response.discard() }
     }
 
-    /// libmicrohttpd's content reader for an event stream: bytes, the end, or suspend and 0.
-    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        state.withLock { state in
-            guard let stream = state.stream else { return bindery_mhd_reader_end_with_error() }
-            // The read after an event's, nearly always: nothing came since.
-            if let quiet = state.quiet {
-                if quiet.holds { return suspendStream(&state) }
-                state.quiet = nil
-            }
-            state.reads &+= 1
-            let space = UnsafeMutableRawBufferPointer(start: buffer, count: max)
-            switch stream._withUnsafeGuaranteedRef({ $0.read(into: space) }) {
-            case .bytes(let count):
-                state.quiet = stream._withUnsafeGuaranteedRef { $0.settle() }
-                return count
-            case .end:
-                return bindery_mhd_reader_end_of_stream()
-            case .idle:
-                return suspendStream(&state)
-            }
-        }
-    }
-
-    private func suspendStream(_ state: inout State) -> Int {
-        // Never return 0 without suspending: libmicrohttpd would call again at once and spin.
-        state.streamSuspended = true
-        MHD_suspend_connection(pointer)
-        return 0
-    }
-
-    /// The stream has bytes again: resume the connection if it sleeps.
-    func subscriptionHasItems() {
-        state.withLock { resumeStream(&$0) }
-    }
-
     /// A keep-alive comment is due on the stream, if this connection is one.
     func heartbeat() {
-        state.withLock { state in
-            guard let stream = state.stream else { return }
-            stream.takeUnretainedValue().heartbeatDue = true
-            state.quiet = nil
-            resumeStream(&state)
-        }
-    }
-
-    private func resumeStream(_ state: inout State) {
-        guard state.streamSuspended else { return }
-        state.streamSuspended = false
-        MHD_resume_connection(pointer)
+        state.withLock { $0.stream?.heartbeat() }
     }
 
     /// The client hung up (the watcher saw it): a stream ends now rather than at
     /// its next write, and gives its place back.
     func peerHungUp() {
-        state.withLock { state in
-            guard let stream = state.stream else { return }
-            stream.takeUnretainedValue().close(.clientLeft)
-            state.quiet = nil
-            resumeStream(&state)
-        }
+        state.withLock { $0.stream?.close(.clientLeft) }
     }
 
     /// The server stops: streams end now (clients reconnect later), the next
@@ -290,9 +231,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
             state.isDraining = true
             switch state.phase {
             case .streaming:
-                state.stream?.takeUnretainedValue().close(.shutdown)
-                state.quiet = nil
-                resumeStream(&state)
+                state.stream?.close(.shutdown)
             case .answering:
                 guard let response else { return }
                 state.phase = .answered(response)
@@ -304,7 +243,7 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
     }
 
     /// Closes the connection if its request's deadline passed, or if its stream
-    /// has been awake with events waiting and its client took nothing for
+    /// has been awake with bytes waiting and its client took nothing for
     /// `stallTimeout`: the socket is shut down, which libmicrohttpd sees at
     /// its next look and closes the connection (it never calls a stalled
     /// stream's reader, so closing the stream alone would not end it).
@@ -315,13 +254,13 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 shutDown(&state)
                 return .timedOut(deadline.reason)
             }
-            guard case .streaming = state.phase, !state.streamSuspended, state.reads == state.progress.reads else {
-                state.progress = (state.reads, now)
+            let reads = state.stream?.awakeReads
+            guard case .streaming = state.phase, let stream = state.stream, let reads, reads == state.progress.reads else {
+                state.progress = (reads ?? 0, now)
                 return nil
             }
             guard now - state.progress.since >= stallTimeout else { return nil }
-            state.stream?.takeUnretainedValue().close(.stalled)
-            state.quiet = nil
+            stream.close(.stalled)
             shutDown(&state)
             return .stalled
         }
@@ -357,13 +296,8 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
         case .answered(let response):
             response.discard()
         case .streaming:
-            if let stream = state.stream {
-                stream.takeUnretainedValue().close(state.isDraining ? .shutdown : .clientLeft)
-                stream.release()
-            }
+            state.stream?.detach(state.isDraining ? .shutdown : .clientLeft)
             state.stream = nil
-            state.quiet = nil
-            state.streamSuspended = false
             if let fd = state.watched { server.hangups.unwatch(fd: fd) }
             state.watched = nil
         case .receiving, .answering, .sending:
@@ -387,24 +321,20 @@ final class Connection: SubscriptionReader, @unchecked Sendable {
                 MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
             }
             state.phase = .sending
-        case .stream(let writer):
-            mhdResponse = MHD_create_response_from_callback(bindery_mhd_size_unknown(), HTTPServer.streamBlockBytes, streamReader,
-                                                            Unmanaged.passUnretained(self).toOpaque(), nil)
-            if state.isDraining { writer.close(.shutdown) }
-            writer.attach(self)
+        case .stream(let stream):
+            mhdResponse = stream.response()
+            if state.isDraining { stream.close(.shutdown) }
+            stream.attach(to: pointer)
             let fd = bindery_mhd_connection_fd(pointer)
             if fd != bindery_mhd_invalid_socket() {
                 server.hangups.watch(fd: fd, serial: serial)
                 state.watched = fd
             }
             state.phase = .streaming
-            state.stream = Unmanaged.passRetained(writer)
-            state.quiet = nil
-            state.streamSuspended = false
+            state.stream = stream
         }
         guard let mhdResponse else {
             response.discard()
-            state.stream?.release()
             state.stream = nil
             if let fd = state.watched { server.hangups.unwatch(fd: fd) }
             state.watched = nil
@@ -482,12 +412,4 @@ private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
     let name = collected.pointee.lowercased ? String(cString: key).lowercased() : String(cString: key)
     if collected.pointee.values[name] == nil { collected.pointee.values[name] = value.map { String(cString: $0) } ?? "" }
     return .YES
-}
-
-/// The stream's reader: `cls` is its `Connection`, which outlives the response
-/// (libmicrohttpd destroys responses before it reports the connection closed).
-private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
-    guard let cls, let buffer else { return bindery_mhd_reader_end_with_error() }
-    // The server's table keeps the connection alive: no retain and release per call.
-    return Unmanaged<Connection>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.read(into: buffer, max: max) }
 }

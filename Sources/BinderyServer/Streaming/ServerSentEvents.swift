@@ -4,6 +4,8 @@ import Foundation
 /// The server-sent events wire format (WHATWG HTML §9.2), written here and
 /// nowhere else: each output event once, when the session logs it, and the
 /// stream's own lines (`retry:`, `bindery.reset`, `bindery.end`, keep-alive).
+/// The runtime writes a subscription's items in it (`format`, given when the
+/// application is made).
 enum ServerSentEvents {
     /// `id: <id>\nevent: <name>\ndata: <json>\n\n`: one output value, shared by every stream.
     /// The JSON is compact, so it is one line.
@@ -46,12 +48,6 @@ enum ServerSentEvents {
     /// A comment that keeps proxies from closing an idle stream and finds dead clients.
     static let keepAlive = Array(": keep-alive\n\n".utf8)
 
-    /// The bytes of one item of a subscription.
-    static func encode(_ item: Subscription.Item) -> [UInt8] {
-        switch item {
-        case .event(let event): return event.encoded
-        case .reset(let lastEventID): return reset(lastEventID: lastEventID)
-        case .end: return end
-        }
-    }
+    /// The format the runtime writes subscriptions in.
+    static let format = EventWireFormat(event: event, reset: reset, end: end)
 }

@@ -6,26 +6,25 @@ import XCTest
 
 /// The bytes of a stream as libmicrohttpd reads them, whatever the size of its
 /// buffer: an event straight from the log, or taken and written over several reads.
-final class EventStreamWriterTests: XCTestCase {
+final class EventStreamTests: XCTestCase {
     private let telemetry = Telemetry(logger: Logger(label: "test"), metrics: false)
 
     private func broadcast() -> Broadcast {
-        Broadcast(log: EventLog(retained: 16, encoder: ServerSentEvents.event), maxBufferedBytes: 100_000)
+        Broadcast(log: EventLog(retained: 16, format: ServerSentEvents.format), maxBufferedBytes: 100_000)
     }
 
-    private func writer(_ broadcast: Broadcast, prefix: String? = nil) throws -> EventStreamWriter {
-        let subscription = broadcast.subscribe(initial: []) { _ in }
+    private func writer(_ broadcast: Broadcast, prefix: String? = nil) throws -> EventStream {
         let admission = try XCTUnwrap(StreamAdmission(limit: 1).admit())
         guard let prefix else {
-            return EventStreamWriter(session: "vm/s", subscription: subscription, admission: admission,
-                                     retryMilliseconds: 1000, telemetry: telemetry)
+            return EventStream(session: "vm/s", subscription: broadcast.subscribe(initial: []) { _ in }, admission: admission,
+                               retryMilliseconds: 1000, telemetry: telemetry)
         }
-        return EventStreamWriter(sessions: ["vm/s"], feeds: [.init(prefix: Array(prefix.utf8), subscription: subscription)],
-                                 admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
+        return EventStream(multiplexing: ["vm/s"], subscriptions: [broadcast.subscribe(initial: [], itemPrefix: Array(prefix.utf8)) { _ in }],
+                           preamble: [], admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
     }
 
     /// Reads `writer` with a buffer of `size` bytes until it is idle: what it wrote, and how it stopped.
-    private func drain(_ writer: EventStreamWriter, size: Int) -> (String, EventStreamWriter.Read) {
+    private func drain(_ writer: EventStream, size: Int) -> (String, EventStream.Read) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: size)
         while true {
@@ -69,7 +68,7 @@ final class EventStreamWriterTests: XCTestCase {
         let broadcast = broadcast(), writer = try writer(broadcast)
         _ = drain(writer, size: 4096)
         XCTAssertTrue(drain(writer, size: 4096) == ("", .idle))
-        writer.heartbeatDue = true
+        writer.heartbeat()
         XCTAssertEqual(drain(writer, size: 4096).0, ": keep-alive\n\n")
         XCTAssertTrue(drain(writer, size: 4096) == ("", .idle))
     }
@@ -86,5 +85,42 @@ final class EventStreamWriterTests: XCTestCase {
         publish(broadcast, "color", "\"red\"")
         writer.close(.clientLeft)
         XCTAssertTrue(drain(writer, size: 4096) == ("", .end))
+    }
+
+    func testAMultiplexedStreamNeverInterleavesTwoSessionsItemsWhateverTheBufferSize() throws {
+        for size in [4096, 64, 7, 1] {
+            let first = broadcast(), second = broadcast()
+            let admission = try XCTUnwrap(StreamAdmission(limit: 1).admit())
+            let stream = EventStream(multiplexing: ["vm/a", "vm/b"],
+                                     subscriptions: [first.subscribe(initial: [], itemPrefix: Array("session: vm/a\n".utf8)) { _ in },
+                                                     second.subscribe(initial: [], itemPrefix: Array("session: vm/b\n".utf8)) { _ in }],
+                                     preamble: Array("event: bindery.gone\n\n".utf8), admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
+            XCTAssertEqual(drain(stream, size: size).0, "retry: 1000\n\nevent: bindery.gone\n\n")
+            publish(first, "text", "\"" + String(repeating: "a", count: 100) + "\"")
+            publish(second, "text", "\"" + String(repeating: "b", count: 100) + "\"")
+            publish(first, "toast", "1", .signal)
+            let items = drain(stream, size: size).0.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+            XCTAssertEqual(items.count, 3, "buffer of \(size)")
+            for item in items {
+                let lines = item.split(separator: "\n")
+                let session = lines[0] == "session: vm/a" ? "a" : "b"
+                XCTAssertTrue(lines[1...].allSatisfy { !$0.hasPrefix("session:") }, "one session's item whole: \(item)")
+                if lines[2] == "event: text" { XCTAssertTrue(lines[3].contains(String(repeating: session, count: 100)), item) }
+            }
+            first.finish()
+            XCTAssertEqual(drain(stream, size: size).0, "session: vm/a\nevent: bindery.end\ndata: null\n\n", "the other session goes on")
+            publish(second, "toast", "2", .signal)
+            XCTAssertEqual(drain(stream, size: size).0, "session: vm/b\nid: 2\nevent: toast\ndata: 2\n\n")
+            second.finish()
+            XCTAssertEqual(drain(stream, size: size).0, "session: vm/b\nevent: bindery.end\ndata: null\n\n")
+            XCTAssertEqual(drain(stream, size: size).1, .end, "every session ended")
+        }
+    }
+
+    func testAStreamWhoseEverySessionWasRefusedSaysSoAndEnds() throws {
+        let admission = try XCTUnwrap(StreamAdmission(limit: 1).admit())
+        let stream = EventStream(multiplexing: ["vm/a"], subscriptions: [], preamble: Array("event: bindery.gone\n\n".utf8),
+                                 admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
+        XCTAssertTrue(drain(stream, size: 4096) == ("retry: 1000\n\nevent: bindery.gone\n\n", .end))
     }
 }
