@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "BinderyRx", targets: ["BinderyRx"]),
         .library(name: "BinderyRxTest", targets: ["BinderyRxTest"]),
+        .library(name: "BinderyRxBlocking", targets: ["BinderyRxBlocking"]),
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
@@ -34,6 +35,8 @@ let package = Package(
         // subjects and relays are Sendable: they may be called from any thread.
         .target(name: "BinderyRx", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BinderyRxTest", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // RxBlocking's `toBlocking()`: waiting for a sequence, for tests and tools only.
+        .target(name: "BinderyRxBlocking", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyDatabase", dependencies: [
             "Bindery", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
@@ -63,7 +66,7 @@ let package = Package(
         ),
         .executableTarget(name: "BenchFloor", dependencies: ["CMicroHTTPD"], path: "Benchmarks/Floor"),
         .executableTarget(name: "BenchLoad", path: "Benchmarks/Load"),
-        .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
             "bindery", "Bindery", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo", .product(name: "Logging", package: "swift-log"),

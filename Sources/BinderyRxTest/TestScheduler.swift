@@ -3,9 +3,11 @@ import Foundation
 
 /// A scheduler with virtual time, as in RxTest: work runs in time order (ties
 /// in the order scheduled) when the test calls `start()` or `advanceTo(_:)`;
-/// nothing sleeps. Work due now or earlier runs one tick later when
-/// `simulateProcessingDelay` is on, as RxTest does for every way of
-/// scheduling: `schedule`, `scheduleAt`, hot and cold events and `start`.
+/// nothing sleeps. Work that operators schedule (`schedule`, `scheduleRelative`)
+/// due now or earlier runs one tick later when `simulateProcessingDelay` is on;
+/// what the test itself places in time (`scheduleAt`, hot and cold events,
+/// `start`'s creation, subscription and disposal) runs at exactly that time, as
+/// RxTest places it with `scheduleAbsoluteVirtual`.
 ///
 /// Thread safety: use from the test's thread only.
 public final class TestScheduler: SchedulerType {
@@ -44,15 +46,16 @@ public final class TestScheduler: SchedulerType {
     /// The virtual clock as a date (ticks times resolution after the reference date).
     public var now: RxTime { Date(timeIntervalSince1970: Double(clock) * resolution) }
 
-    /// Runs `action` at virtual time `time` (one tick after now if `time` is not in the future).
+    /// Runs `action` at virtual time `time`; a time not in the future runs next, without moving the clock back.
     @discardableResult
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> Disposable {
         let cancel = BooleanDisposable()
-        queue.append(Item(time: adjusted(time), id: nextId, action: action, cancel: cancel))
+        queue.append(Item(time: time, id: nextId, action: action, cancel: cancel))
         nextId += 1
         return cancel
     }
 
+    /// Where work scheduled relative to now lands: RxTest's `adjustScheduledTime`.
     private func adjusted(_ time: TestTime) -> TestTime {
         time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
     }
@@ -78,7 +81,7 @@ public final class TestScheduler: SchedulerType {
         let delta = ticks(dueTime)
         guard delta != Int.max else { return Disposables.create() }
         let inner = SingleAssignmentDisposable()
-        let cancel = scheduleAt(clock + delta) { inner.setDisposable(action(state)) }
+        let cancel = scheduleAt(adjusted(clock + delta)) { inner.setDisposable(action(state)) }
         return Disposables.create(cancel, inner)
     }
 

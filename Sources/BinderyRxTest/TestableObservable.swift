@@ -50,7 +50,7 @@ final class HotObservable<Element>: TestableObservable<Element> {
 }
 
 /// A cold test observable: each subscription replays the events relative to its
-/// own start (an event at offset 0 arrives one tick later, like anything scheduled now).
+/// own start (an event at offset 0 arrives at once, in a scheduled action, as RxTest's).
 final class ColdObservable<Element>: TestableObservable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         subscriptions.append(Subscription(scheduler.clock))

@@ -1,5 +1,5 @@
 import BinderyRx
-import BinderyRxTest
+import BinderyRxBlocking
 import Dispatch
 import Foundation
 import XCTest

@@ -198,6 +198,23 @@ final class MergeConcatTests: XCTestCase {
         XCTAssertEqual(ys.subscriptions, [Subscription(220, 240)])
     }
 
+    /// RxSwift's `testCompletable_FirstCompletableNotRetainedBeyondCompletion`: a completed source,
+    /// and what its closures hold, goes once the next one is subscribed.
+    func testConcatLetsGoOfACompletedSource() {
+        final class Held {}
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createHotObservable([Recorded<Event<Int>>.completed(210)])
+        var held: Held? = Held()
+        weak let weakHeld = held
+        let subscription = first.asObservable().do(onCompleted: { [held] in _ = held })
+            .concat(Observable<Int>.never())
+            .subscribe()
+        held = nil
+        scheduler.advanceTo(300)
+        XCTAssertNil(weakHeld)
+        subscription.dispose()
+    }
+
     func testConcatErrorStopsAndDispose() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError.boom)])

@@ -80,12 +80,26 @@ final class RetryWhenTests: XCTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError.boom)])
         let res = scheduler.start { xs.retry { errors in errors.take(2) } }
-        XCTAssertEqual(res.events, [.next(210, 1), .next(230, 1), .completed(240)])
+        // The trigger is listened to from an error until the resubscription, as in RxSwift:
+        // `take(2)` ends right after its second element resubscribed, so the end is heard
+        // at the next error.
+        XCTAssertEqual(res.events, [.next(210, 1), .next(230, 1), .next(250, 1), .completed(260)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 240), Subscription(240, 260)])
 
         let other = TestScheduler(initialClock: 0)
         let ys = other.createColdObservable([.error(10, TestError.boom, Int.self)])
         let passed = other.start { ys.retry { (errors: Observable<RxError>) in errors } }
         XCTAssertEqual(passed.events, [.error(210, TestError.boom)], "only errors of the handler's type are retried")
+    }
+
+    /// RxSwift's `testRetryWhen_Never`: a handler that ends before any error does not end the sequence.
+    func testAHandlerEndingBeforeAnyErrorIsHeardOnlyAtAnError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(220, 1), .completed(250)])
+        let handler = scheduler.createHotObservable([Recorded<Event<Int>>.completed(210)])
+        let res = scheduler.start { xs.retry { (_: Observable<Error>) in handler } }
+        XCTAssertEqual(res.events, [.next(220, 1), .completed(250)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
     func testASynchronousFailureRetriesWithoutRecursion() {

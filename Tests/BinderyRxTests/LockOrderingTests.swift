@@ -98,6 +98,24 @@ final class LockOrderingTests: XCTestCase {
         }
     }
 
+    func testRefCountDisconnectsOutsideItsLock() {
+        let foreign = ForeignLock(patience: patience)
+        let subject = PublishSubject<Int>()
+        let shared = source(subject, tornDownWith: foreign).publish().refCount()
+        let first = shared.subscribe { _ in }
+        var second: Disposable?
+        race(foreign, reach: { second = shared.subscribe { _ in } }, trigger: { first.dispose() })
+        second?.dispose()
+    }
+
+    func testMulticastDisconnectsOutsideItsLock() {
+        let foreign = ForeignLock(patience: patience)
+        let subject = PublishSubject<Int>()
+        let replayed = source(subject, tornDownWith: foreign).replay(1)
+        let connection = replayed.connect()
+        race(foreign, reach: { _ = replayed.connect() }, trigger: { connection.dispose() })
+    }
+
     func testMergeTearsDownACompletedInnerOutsideItsLock() {
         let foreign = ForeignLock(patience: patience)
         let first = PublishSubject<Int>()

@@ -81,7 +81,7 @@ final class BinderTests: XCTestCase {
         scheduler.scheduleAt(200) { _ = xs.bind(to: binder) }
         scheduler.advanceTo(215)
         XCTAssertEqual(label?.text, "a", "delivered one tick after the element, on the scheduler")
-        weak var gone = label
+        weak let gone = label
         label = nil
         scheduler.start()
         XCTAssertNil(gone, "the binder holds its target weakly")

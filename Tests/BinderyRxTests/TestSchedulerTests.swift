@@ -27,15 +27,29 @@ final class TestSchedulerTests: XCTestCase {
         XCTAssertEqual(ranAt, 100)
     }
 
-    func testScheduleAtInThePastRunsOneTickAfterNow() {
+    /// RxTest places `scheduleAt` with `scheduleAbsoluteVirtual`: no processing delay, and the clock
+    /// never goes back; only what operators schedule relative to now lands a tick later.
+    func testScheduleAtNowOrInThePastRunsNowButScheduleRunsOneTickLater() {
         let scheduler = TestScheduler(initialClock: 0)
-        var times: [TestTime] = []
+        var times: [String] = []
         scheduler.scheduleAt(100) {
-            scheduler.scheduleAt(50) { times.append(scheduler.clock) }
-            scheduler.scheduleAt(100) { times.append(scheduler.clock) }
+            _ = scheduler.schedule(()) { _ in
+                times.append("schedule@\(scheduler.clock)")
+                return Disposables.create()
+            }
+            scheduler.scheduleAt(50) { times.append("past@\(scheduler.clock)") }
+            scheduler.scheduleAt(100) { times.append("now@\(scheduler.clock)") }
         }
         scheduler.start()
-        XCTAssertEqual(times, [101, 101])
+        XCTAssertEqual(times, ["past@100", "now@100", "schedule@101"])
+    }
+
+    func testStartAtTimeZeroSubscribesAtZero() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(1, 1)])
+        let res = scheduler.start(created: 0, subscribed: 0, disposed: 100) { xs }
+        XCTAssertEqual(res.events, [.next(1, 1)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(0, 100)])
     }
 
     func testTiesRunInTheOrderScheduled() {
@@ -56,8 +70,8 @@ final class TestSchedulerTests: XCTestCase {
         scheduler.scheduleAt(200) { _ = xs.subscribe(first) }
         scheduler.scheduleAt(300) { _ = xs.subscribe(second) }
         scheduler.start()
-        XCTAssertEqual(first.events, [.next(201, 1), .next(210, 2), .completed(220)])
-        XCTAssertEqual(second.events, [.next(301, 1), .next(310, 2), .completed(320)])
+        XCTAssertEqual(first.events, [.next(200, 1), .next(210, 2), .completed(220)])
+        XCTAssertEqual(second.events, [.next(300, 1), .next(310, 2), .completed(320)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200), Subscription(300)])
         XCTAssertEqual(xs.recordedEvents, Recorded.events(.next(0, 1), .next(10, 2), .completed(20)))
     }

@@ -17,7 +17,15 @@ public final class Observable<Element>: ObservableType {
     /// Subscribes `observer` to the sequence's events.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         let sink = Sink(observer)
-        sink.subscription.setDisposable(subscribeHandler(AnyObserver(eventHandler: sink.on)))
+        guard CurrentThreadScheduler.isScheduleRequired else {
+            sink.subscription.setDisposable(subscribeHandler(AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+        // On a trampoline, as RxSwift's `Producer`: what the source schedules on the current
+        // thread runs after its subscription is set, so disposing it from downstream stops it.
+        CurrentThreadScheduler.trampoline {
+            sink.subscription.setDisposable(subscribeHandler(AnyObserver(eventHandler: sink.on)))
+        }
         return sink
     }
 

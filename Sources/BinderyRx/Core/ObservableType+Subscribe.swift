@@ -5,7 +5,8 @@ extension ObservableType {
     }
 
     /// Subscribes closures to elements, errors, completion and disposal; as in
-    /// RxSwift, `onDisposed` also runs after a terminal event.
+    /// RxSwift, `onDisposed` also runs after a terminal event, and an error with no
+    /// `onError` goes to `Hooks.defaultErrorHandler`.
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
@@ -13,11 +14,12 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe(AnyObserver<Element> { event in
             switch event {
             case .next(let value): onNext?(value)
             case .error(let error):
-                onError?(error)
+                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
                 disposed.dispose()
             case .completed:
                 onCompleted?()

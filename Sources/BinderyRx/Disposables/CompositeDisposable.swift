@@ -15,6 +15,21 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
     /// An empty group.
     public init() {}
 
+    /// A group holding both.
+    public convenience init(_ disposable1: Disposable, _ disposable2: Disposable) {
+        self.init(disposables: [disposable1, disposable2])
+    }
+
+    /// A group holding all three.
+    public convenience init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) {
+        self.init(disposables: [disposable1, disposable2, disposable3])
+    }
+
+    /// A group holding all of them.
+    public convenience init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable, _ disposables: Disposable...) {
+        self.init(disposables: [disposable1, disposable2, disposable3, disposable4] + disposables)
+    }
+
     /// A group holding `disposables`.
     public init(disposables: [Disposable]) {
         state.withLock { state in

@@ -9,23 +9,18 @@ extension ObservableType {
         Observable { observer in
             // Sources are pulled lazily, so the sequence may be long or endless.
             var iterator = sequence.makeIterator()
-            let current = SerialDisposable()
-            func subscribeNext() {
-                guard let source = iterator.next() else { return observer.on(.completed) }
-                let subscription = SingleAssignmentDisposable()
-                current.disposable = subscription
-                subscription.setDisposable(source.subscribe { event in
-                    if case .completed = event { subscribeNext() } else { observer.on(event) }
-                })
-            }
-            subscribeNext()
-            return current
+            return concatEngine(observer) { iterator.next() }
         }
     }
 
     /// Emits the elements of each source in turn, subscribing to the next when one completes.
     public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Observable<Element> where Collection.Element == Observable<Element> {
-        concat(AnySequence(collection))
+        Observable { observer in
+            // Each source is let go of once it is subscribed, as RxSwift's: a completed one
+            // (and what its closures hold) is not kept alive by the ones after it.
+            var pending = Array(collection.reversed())
+            return concatEngine(observer) { pending.popLast() }
+        }
     }
 
     /// Emits the elements of each source in turn, subscribing to the next when one completes.
@@ -39,4 +34,19 @@ extension ObservableType where Element: ObservableConvertibleType {
     public func concat() -> Observable<Element.Element> {
         merge(maxConcurrent: 1)
     }
+}
+
+/// Subscribes to the sources `next` hands out, one after the other, each once the one before completed.
+private func concatEngine<Element>(_ observer: AnyObserver<Element>, next: @escaping () -> Observable<Element>?) -> Disposable {
+    let current = SerialDisposable()
+    func subscribeNext() {
+        guard let source = next() else { return observer.on(.completed) }
+        let subscription = SingleAssignmentDisposable()
+        current.disposable = subscription
+        subscription.setDisposable(source.subscribe { event in
+            if case .completed = event { subscribeNext() } else { observer.on(event) }
+        })
+    }
+    subscribeNext()
+    return current
 }

@@ -17,6 +17,10 @@ extension ObservableType {
         Observable { observer in
             let lock = NSRecursiveLock()
             let errors = PublishSubject<Failure>()
+            // What the handler emits goes here, and is listened to only after an error, as in
+            // RxSwift: a handler that ends before any error ends the sequence at the next error.
+            let notifier = PublishSubject<TriggerObservable.Element>()
+            let trigger = SerialDisposable()
             let source = SerialDisposable()
             var subscribing = false
             var again = false
@@ -43,6 +47,15 @@ extension ObservableType {
                             guard let failure = accept(error) else { return observer.on(event) }
                             // The failed subscription goes before the trigger is asked, as in RxSwift's RetryWhen.
                             subscription.dispose()
+                            trigger.disposable = notifier.subscribe { event in
+                                switch event {
+                                case .next:
+                                    trigger.disposable = Disposables.create()
+                                    subscribeSource()
+                                case .error(let error): observer.on(.error(error))
+                                case .completed: observer.on(.completed)
+                                }
+                            }
                             errors.on(.next(failure))
                         }
                     })
@@ -53,15 +66,9 @@ extension ObservableType {
                 }
             }
 
-            let trigger = notificationHandler(errors.asObservable()).subscribe { event in
-                switch event {
-                case .next: subscribeSource()
-                case .error(let error): observer.on(.error(error))
-                case .completed: observer.on(.completed)
-                }
-            }
+            let handler = notificationHandler(errors.asObservable()).subscribe(notifier)
             subscribeSource()
-            return Disposables.create(source, trigger)
+            return Disposables.create(source, trigger, handler)
         }
     }
 }

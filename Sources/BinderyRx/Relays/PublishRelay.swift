@@ -17,4 +17,7 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
 
     /// The relay as an observable.
     public func asObservable() -> Observable<Element> { subject.asObservable() }
+
+    /// The relay as an `Infallible`: a relay never fails.
+    public func asInfallible() -> Infallible<Element> { Infallible(asObservable()) }
 }

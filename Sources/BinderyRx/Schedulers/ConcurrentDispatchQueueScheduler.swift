@@ -5,12 +5,14 @@ import Foundation
 public final class ConcurrentDispatchQueueScheduler: SchedulerType {
     let scheduling: DispatchQueueScheduling
 
-    /// A scheduler on `queue`.
-    public init(queue: DispatchQueue) { scheduling = DispatchQueueScheduling(queue: queue) }
+    /// A scheduler on `queue`; its periodic timers may fire up to `leeway` late.
+    public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        scheduling = DispatchQueueScheduling(queue: queue, leeway: leeway)
+    }
 
     /// A scheduler on the global queue of quality of service `qos`.
-    public convenience init(qos: DispatchQoS) {
-        self.init(queue: DispatchQueue.global(qos: qos.qosClass))
+    public convenience init(qos: DispatchQoS, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(queue: DispatchQueue.global(qos: qos.qosClass), leeway: leeway)
     }
 
     /// The wall clock.

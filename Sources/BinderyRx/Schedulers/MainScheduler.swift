@@ -21,6 +21,11 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
         precondition(Thread.isMainThread, errorMessage ?? "Executing on a background thread; main thread expected.")
     }
 
+    /// Fails if the caller is not on the main thread.
+    public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
+        ensureExecutingOnScheduler(errorMessage: errorMessage)
+    }
+
     /// Runs `action` inline on the main thread when nothing else is scheduled, else on the main queue.
     public override func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let previous = enqueued.withLock { () -> Int in

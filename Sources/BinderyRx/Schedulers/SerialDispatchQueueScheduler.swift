@@ -5,22 +5,24 @@ import Foundation
 public class SerialDispatchQueueScheduler: SchedulerType {
     let scheduling: DispatchQueueScheduling
 
-    /// A scheduler on `queue` (the queue must be serial).
-    public init(serialQueue queue: DispatchQueue) { scheduling = DispatchQueueScheduling(queue: queue) }
+    /// A scheduler on `queue` (the queue must be serial); its periodic timers may fire up to `leeway` late.
+    public init(serialQueue queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        scheduling = DispatchQueueScheduling(queue: queue, leeway: leeway)
+    }
 
     /// A scheduler on a new serial queue targeting `queue`.
-    public convenience init(queue: DispatchQueue, internalSerialQueueName: String) {
-        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, target: queue))
+    public convenience init(queue: DispatchQueue, internalSerialQueueName: String, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, target: queue), leeway: leeway)
     }
 
     /// A scheduler on a new serial queue with this name.
-    public convenience init(internalSerialQueueName: String) {
-        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName))
+    public convenience init(internalSerialQueueName: String, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName), leeway: leeway)
     }
 
     /// A scheduler on a new serial queue of quality of service `qos`.
-    public convenience init(qos: DispatchQoS, internalSerialQueueName: String = "rx.global_dispatch_queue.serial") {
-        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, qos: qos))
+    public convenience init(qos: DispatchQoS, internalSerialQueueName: String = "rx.global_dispatch_queue.serial", leeway: DispatchTimeInterval = .nanoseconds(0)) {
+        self.init(serialQueue: DispatchQueue(label: internalSerialQueueName, qos: qos), leeway: leeway)
     }
 
     /// The wall clock.

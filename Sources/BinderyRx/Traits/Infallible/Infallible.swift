@@ -65,11 +65,20 @@ extension InfallibleType {
     /// An infallible that never delivers anything.
     public static func never() -> Infallible<Element> { Infallible(Observable.never()) }
 
-    /// An infallible of the given elements.
-    public static func of(_ elements: Element...) -> Infallible<Element> { Infallible(Observable.from(elements)) }
+    /// An infallible of the given elements, each delivered on `scheduler`.
+    public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> {
+        Infallible(Observable.from(elements, scheduler: scheduler))
+    }
 
-    /// An infallible of the array's elements.
-    public static func from(_ array: [Element]) -> Infallible<Element> { Infallible(Observable.from(array)) }
+    /// An infallible of the array's elements, each delivered on `scheduler`.
+    public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> {
+        Infallible(Observable.from(array, scheduler: scheduler))
+    }
+
+    /// An infallible of a Swift sequence's elements, each delivered on `scheduler`.
+    public static func from<Sequence: Swift.Sequence>(_ sequence: Sequence, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> where Sequence.Element == Element {
+        Infallible(Observable.from(sequence, scheduler: scheduler))
+    }
 
     /// An infallible made anew by `factory` for each subscription.
     public static func deferred(_ factory: @escaping () -> Infallible<Element>) -> Infallible<Element> {
@@ -101,6 +110,14 @@ extension InfallibleType {
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
         asObservable().subscribe { event in observers.forEach { $0.on(event) } }
     }
+
+    /// Sends the elements, as optionals, to each observer.
+    public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element? {
+        asObservable().map { $0 as Element? }.subscribe { event in observers.forEach { $0.on(event) } }
+    }
+
+    /// Subscribes `binder` to the sequence and returns what it returns.
+    public func bind<Result>(to binder: (Self) -> Result) -> Result { binder(self) }
 
     /// Calls `onNext` for each element.
     public func bind(onNext: @escaping (Element) -> Void) -> Disposable {

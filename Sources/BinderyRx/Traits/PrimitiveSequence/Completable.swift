@@ -47,13 +47,16 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         }
     }
 
-    /// Subscribes closures to completion, error and disposal.
+    /// Subscribes closures to completion, error and disposal; an error with no
+    /// `onError` goes to `Hooks.defaultErrorHandler`.
     public func subscribe(onCompleted: (() -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
         let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe { event in
             defer { disposed.dispose() }
             switch event {
-            case .error(let error): onError?(error)
+            case .error(let error):
+                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
             case .completed: onCompleted?()
             }
         }
@@ -68,6 +71,11 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
     /// Runs this, then emits the single's result.
     public func andThen<Element>(_ second: Single<Element>) -> Single<Element> {
         Single(raw: primitiveSequence.source.ignoreElements().map { _ -> Element in }.concat(second.asObservable()))
+    }
+
+    /// Runs this, then emits the maybe's result.
+    public func andThen<Element>(_ second: Maybe<Element>) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.ignoreElements().map { _ -> Element in }.concat(second.asObservable()))
     }
 
     /// Runs this, then emits the observable's events.

@@ -58,14 +58,17 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         }
     }
 
-    /// Subscribes closures to success, error, completion and disposal.
+    /// Subscribes closures to success, error, completion and disposal; an error with
+    /// no `onError` goes to `Hooks.defaultErrorHandler`.
     public func subscribe(onSuccess: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
         let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe { event in
             defer { disposed.dispose() }
             switch event {
             case .success(let element): onSuccess?(element)
-            case .error(let error): onError?(error)
+            case .error(let error):
+                if let onError { onError(error) } else { Hooks.defaultErrorHandler(callStack, error) }
             case .completed: onCompleted?()
             }
         }

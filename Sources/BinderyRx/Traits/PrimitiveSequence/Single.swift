@@ -55,14 +55,17 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         }
     }
 
-    /// Subscribes closures to success, failure and disposal.
+    /// Subscribes closures to success, failure and disposal; a failure with no
+    /// `onFailure` goes to `Hooks.defaultErrorHandler`.
     public func subscribe(onSuccess: ((Element) -> Void)? = nil, onFailure: ((Swift.Error) -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
         let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onFailure == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe { event in
             defer { disposed.dispose() }
             switch event {
             case .success(let element): onSuccess?(element)
-            case .failure(let error): onFailure?(error)
+            case .failure(let error):
+                if let onFailure { onFailure(error) } else { Hooks.defaultErrorHandler(callStack, error) }
             }
         }
         return Disposables.create(subscription, disposed)
