@@ -14,15 +14,16 @@ enum Main {
         case "probe":
             exit(Probe.run(Array(arguments.dropFirst())))
         case "help", "-h", "--help":
-            print("""
-            Serve RxSwift-style ViewModels over HTTP and server-sent events.
+            print(
+                """
+                Serve RxSwift-style ViewModels over HTTP and server-sent events.
 
-            USAGE: bindery [serve] [options]     the examples (options below)
-                   bindery probe [--port <port>] [--path /readyz]
-                                                 exits 0 if the local server answers 200
-                                                 (a container's HEALTHCHECK; the port as for serve)
+                USAGE: bindery [serve] [options]     the examples (options below)
+                       bindery probe [--port <port>] [--path /readyz]
+                                                     exits 0 if the local server answers 200
+                                                     (a container's HEALTHCHECK; the port as for serve)
 
-            """)
+                """)
             print(ServeOptions.help(command: "bindery serve", defaults: BinderyApp.defaultConfiguration))
         default:
             if arguments.first == "serve" { arguments.removeFirst() }

@@ -28,9 +28,10 @@ public final class BinderyApp: Sendable {
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
-        application = Application(configuration: configuration.runtime, wireFormat: ServerSentEvents.format,
-                                  reservedNames: [APIRouter.multiplexedStreams: "/api/streams is the multiplexed event stream"],
-                                  sessionURL: APIRouter.sessionURL)
+        application = Application(
+            configuration: configuration.runtime, wireFormat: ServerSentEvents.format,
+            reservedNames: [APIRouter.multiplexedStreams: "/api/streams is the multiplexed event stream"],
+            sessionURL: APIRouter.sessionURL)
     }
 
     /// An app configured by the command line and the environment over
