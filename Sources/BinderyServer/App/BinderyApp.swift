@@ -35,7 +35,8 @@ public final class BinderyApp: Sendable {
     }
 
     /// An app configured by the command line and the environment over
-    /// `defaults`. `--help` prints the options and exits 0; a bad option
+    /// `defaults`. `--help` prints the options and `--version` which Bindery
+    /// this is, and exits 0; a bad option
     /// prints what is wrong and exits 64 (usage).
     public convenience init(
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
@@ -49,6 +50,9 @@ public final class BinderyApp: Sendable {
             switch error {
             case .help:
                 print(ServeOptions.help(command: command, defaults: defaults))
+                exit(0)
+            case .version:
+                print(BinderyVersion.line(command: command))
                 exit(0)
             case .invalid(let message):
                 FileHandle.standardError.write(Data("\(command): \(message)\n".utf8))

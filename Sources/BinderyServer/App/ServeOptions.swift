@@ -13,6 +13,8 @@ public enum ServeOptions {
     public enum Outcome: Error, Equatable {
         /// `--help` or `-h`: print `ServeOptions.help`.
         case help
+        /// `--version`: print `BinderyVersion.line`.
+        case version
         /// A usage error, with the message to print.
         case invalid(String)
     }
@@ -30,6 +32,7 @@ public enum ServeOptions {
             let argument = arguments[index]
             index += 1
             if argument == "--help" || argument == "-h" { throw .help }
+            if argument == "--version" { throw .version }
             guard argument.hasPrefix("--") else { throw .invalid("unexpected argument '\(argument)' (see --help)") }
             var name = String(argument.dropFirst(2))
             var value: String?
@@ -90,6 +93,7 @@ public enum ServeOptions {
                 String(repeating: " ", count: 34) + option.environment.joined(separator: ", ")
                     + (current.isEmpty ? "" : " (default: \(current))"))
         }
+        lines.append("  --version                       Shows which Bindery this is.")
         lines.append("  -h, --help                      Shows this help.")
         return lines.joined(separator: "\n")
     }
