@@ -45,6 +45,25 @@ def test_a_page_recovers_by_itself_when_the_server_restarts(restartable_server, 
     assert browser.execute_script("return window.bindery.transport") == browser.transport
 
 
+def test_the_recovery_notice_leaves_the_heading_in_view_and_goes_by_itself(restartable_server, browser):
+    server = restartable_server
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    old = session_id(browser)
+    server.restart()
+    wait(browser, lambda b: session_id(b) not in (None, old) and page_state(b) == "open", timeout=20)
+    assert "started a new one" in (notice(browser) or "")
+    overlap = browser.execute_script("""
+        const a = document.querySelector('[data-bindery-notice]').getBoundingClientRect();
+        const b = document.querySelector('header').getBoundingClientRect();
+        const c = document.querySelector('#change').getBoundingClientRect();
+        const meets = (r) => !(a.right <= r.left || r.right <= a.left || a.bottom <= r.top || r.bottom <= a.top);
+        return meets(b) || meets(c)""")
+    assert not overlap, "the notice covers the page's header or its button"
+    # It needs nothing from the reader: it goes by itself once read.
+    wait(browser, lambda b: notice(b) is None, timeout=15)
+
+
 def test_an_input_made_while_the_server_is_down_is_delivered_when_it_is_back(restartable_server, each_transport):
     browser, server = each_transport, restartable_server
     browser.get(server.url + "/simple.html")

@@ -212,7 +212,7 @@ export class Binding extends EventTarget {
     this.queue.unshift(...this.startInputs.map((input) => ({ input, payload: undefined, resolve() {}, reject() {} })));
     this.#showPending();
     if (recovering) {
-      showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.");
+      showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.", undefined, { fades: true });
       this.dispatchEvent(new CustomEvent("recovered", { detail: { sessionId: this.sessionId } }));
     }
     if (this.state === "offline" || this.state === "connecting") this.#setState(this.#wanted ? "connecting" : "closed");
