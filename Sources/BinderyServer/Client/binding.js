@@ -607,6 +607,17 @@ export class Binding extends EventTarget {
           this.debounced.delete(send);
           delete element.dataset.dirty;
           if (element instanceof HTMLFormElement) for (const control of element.elements) delete control.dataset.dirty;
+          // What the browser itself finds invalid (an empty or bad number, a
+          // value out of min/max) is not sent: it says so at the field, as a
+          // form's own validation would, rather than in the server's words.
+          const invalid = invalidControl(element);
+          for (const control of controlsOf(element)) control.removeAttribute("aria-invalid");
+          if (invalid) {
+            invalid.setAttribute("aria-invalid", "true");
+            const label = invalid.labels?.[0]?.textContent.trim() || invalid.name || "";
+            this.#showError(`${label ? `${label}: ` : ""}${invalid.validationMessage || "enter a number."}`);
+            return Promise.resolve(undefined);
+          }
           const payload = payloadOf(element, item ? item() : undefined, key, keyField);
           const sent = this.send(input, payload);
           sent.catch(() => {});
@@ -715,4 +726,17 @@ export class Binding extends EventTarget {
       });
     });
   }
+}
+
+/** The controls an element sends: itself, or a form's named fields. */
+function controlsOf(element) {
+  if (element instanceof HTMLFormElement) return [...element.elements].filter((control) => control.name);
+  return "validity" in element && element.tagName !== "BUTTON" ? [element] : [];
+}
+
+/** The first control of `element` that the browser finds invalid, or a number field without a number. */
+function invalidControl(element) {
+  return controlsOf(element).find((control) =>
+    (control.willValidate && !control.checkValidity()) ||
+    ((control.type === "number" || control.type === "range") && Number.isNaN(control.valueAsNumber)));
 }
