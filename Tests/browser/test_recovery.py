@@ -110,13 +110,25 @@ def test_a_refused_create_shows_the_servers_message():
         assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-connection]").text == "failed"
         assert "already runs 1 sessions" in (notice(browser) or "")
         assert "?session=" not in browser.current_url
-        # A page with [data-bindery-errors] shows it there.
+        # A refusal that may pass (the server is full) is said once, in the notice, with a way to try again.
         browser.get(server.url + "/messages.html")
-        wait(browser, lambda b: "already runs 1 sessions" in b.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text)
+        wait(browser, lambda b: "already runs 1 sessions" in (notice(b) or ""))
         assert page_state(browser) == "failed"
+        assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text == "", "said once"
+        assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-notice] button").text == "Try again"
+        assert not browser.find_element(By.ID, "text").is_enabled(), "nothing typed there could go anywhere"
         # Inputs have nowhere to go: they are refused where the page can see it.
         browser.execute_script("window.bindery.send('editText', 'x').catch((e) => (window.refused = e.message))")
         wait(browser, lambda b: b.execute_script("return window.refused") == "this page has no session")
     finally:
         browser.quit()
         stop_server(server)
+
+
+def test_a_page_whose_parameters_are_refused_says_so_once_and_holds_its_controls(server, browser):
+    browser.get(server.url + "/todos.html?list=bad%20list!")
+    wait(browser, lambda b: page_state(b) == "failed")
+    errors = browser.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text
+    assert errors.startswith("This page cannot start:") and "list" in errors, errors
+    assert notice(browser) is None, "said once, where the page shows errors: asking again would not help"
+    assert not browser.find_element(By.CSS_SELECTOR, ".todo-new input[name='title']").is_enabled()

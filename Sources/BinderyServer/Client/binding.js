@@ -135,6 +135,10 @@ export class Binding extends EventTarget {
     if (this.state !== "failed") return;
     this.#setState("connecting");
     hideNotice("error");
+    for (const control of this.root.querySelectorAll("[data-bindery-held-by-failure]")) {
+      control.disabled = false;
+      delete control.dataset.binderyHeldByFailure;
+    }
     this.#create();
   }
 
@@ -193,7 +197,9 @@ export class Binding extends EventTarget {
           await sleep(backoff(attempt));
           continue;
         }
-        return this.#fail(body?.message ?? `the server answered ${response.status} ${response.statusText}`);
+        // A 4xx other than 429 will not change if asked again: the page's address or parameters are refused.
+        const lasting = response.status >= 400 && response.status < 500 && response.status !== 429;
+        return this.#fail(body?.message ?? `the server answered ${response.status} ${response.statusText}`, lasting);
       }
     })().finally(() => (this.#creating = null));
     return this.#creating;
@@ -222,10 +228,26 @@ export class Binding extends EventTarget {
     this.#drain();
   }
 
-  /** The server refused to create a session: say so, and refuse what waits. */
-  #fail(message) {
+  /**
+   * The server refused to create a session: say so once, hold the page's
+   * controls (nothing they send could go anywhere), and refuse what waits.
+   * A refusal that asking again may change (the server busy or full) offers
+   * to try again, in the notice; a lasting one (the page's parameters) is
+   * said where the page shows errors, and only there.
+   */
+  #fail(message, lasting = false) {
     this.#setState("failed");
-    this.#showError(`Could not start a session: ${message}`, { label: "Try again", run: () => this.retry() });
+    for (const control of this.root.querySelectorAll("input, select, textarea, button")) {
+      if (control.disabled) continue;
+      control.disabled = true;
+      control.dataset.binderyHeldByFailure = "";
+    }
+    if (lasting) {
+      this.#showError(`This page cannot start: ${message}`);
+    } else {
+      for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = "";
+      showNotice("error", `Could not start a session: ${message}`, { label: "Try again", run: () => this.retry() });
+    }
     this.#reachable.open();
     this.#readyResolve();
     this.#drain();
