@@ -20,7 +20,8 @@ struct Bench: ParsableCommand {
 
     /// The `bindery` executable next to this one.
     static var bindery: URL {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         return me.deletingLastPathComponent().appendingPathComponent("bindery")
     }

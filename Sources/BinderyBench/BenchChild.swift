@@ -62,8 +62,14 @@ final class BenchChild: @unchecked Sendable {
             var byte: UInt8 = 0
             let count = read(fd, &byte, 1)
             if count == 0 { throw ValidationError("\(name) exited before printing its address (see \(logURL.path))") }
-            if count < 0 { if errno == EINTR { continue }; throw ValidationError("\(name): reading its output failed") }
-            if byte != 0x0A { line.append(byte); continue }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ValidationError("\(name): reading its output failed")
+            }
+            if byte != 0x0A {
+                line.append(byte)
+                continue
+            }
             let text = String(decoding: line, as: UTF8.self)
             line.removeAll()
             guard let range = text.range(of: "listening on http://") else { continue }
@@ -139,7 +145,8 @@ final class BenchChild: @unchecked Sendable {
 
     private static func isZombie(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
+            let close = stat.lastIndex(of: ")")
+        else { return true }
         return stat[stat.index(after: close)...].dropFirst().first == "Z"
     }
 }
@@ -186,17 +193,20 @@ struct LoadMeasurement {
 ///
 /// `sse`: the window is the one the client announces on stderr ("measuring a..b s",
 /// seconds since its start); `post`: [W, W + S] after its start.
-func runLoad(mode: String, arguments: [String], warmup: Double, seconds: Double, load: String, cores: String?,
-             server: ProcessStats, logDirectory: URL, logName: String) throws -> LoadMeasurement {
+func runLoad(
+    mode: String, arguments: [String], warmup: Double, seconds: Double, load: String, cores: String?,
+    server: ProcessStats, logDirectory: URL, logName: String
+) throws -> LoadMeasurement {
     final class Announced: @unchecked Sendable {
         let lock = NSLock()
         var window: (Double, Double)?
     }
     let announced = Announced()
     let launch = now()
-    let child = try BenchChild(name: logName, executable: load,
-                               arguments: [mode] + arguments + ["--seconds", "\(seconds)", "--warmup-seconds", "\(warmup)"],
-                               cores: cores, logDirectory: logDirectory)
+    let child = try BenchChild(
+        name: logName, executable: load,
+        arguments: [mode] + arguments + ["--seconds", "\(seconds)", "--warmup-seconds", "\(warmup)"],
+        cores: cores, logDirectory: logDirectory)
     defer { child.stop() }
     if mode == "post" {
         announced.window = (warmup, warmup + seconds)
@@ -207,8 +217,9 @@ func runLoad(mode: String, arguments: [String], warmup: Double, seconds: Double,
             let deadline = now() + 25
             while now() < deadline, child.isRunning || announced.lock.withLock({ announced.window == nil }) {
                 if let text = try? String(contentsOfFile: logPath, encoding: .utf8),
-                   let line = text.split(separator: "\n").first(where: { $0.contains("measuring ") }),
-                   let range = line.range(of: "measuring ") {
+                    let line = text.split(separator: "\n").first(where: { $0.contains("measuring ") }),
+                    let range = line.range(of: "measuring ")
+                {
                     let bounds = line[range.upperBound...].replacingOccurrences(of: " s", with: "").components(separatedBy: "..")
                     if bounds.count == 2, let start = Double(bounds[0]), let end = Double(bounds[1]) {
                         announced.lock.withLock { announced.window = (start, end) }
@@ -263,7 +274,8 @@ func runLoad(mode: String, arguments: [String], warmup: Double, seconds: Double,
     }
     let data = child.output.fileHandleForReading.readDataToEndOfFile()
     if let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
-       let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    {
         measurement.figures = object
     }
     return measurement
@@ -276,7 +288,8 @@ struct MachineCPU {
 
     static func read() -> MachineCPU {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return MachineCPU() }
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return MachineCPU() }
         // user nice system idle iowait irq softirq steal (guest time is already in user).
         let fields = line.split(separator: " ").dropFirst().prefix(8).map { Double($0) ?? 0 }
         guard fields.count == 8 else { return MachineCPU() }

@@ -21,8 +21,10 @@ final class BenchTickViewModel {
 
     /// Registers the shared ticker with `application`.
     static func register(in application: Application, periodMilliseconds: Int) {
-        application.register(name, shared: true,
-                             summary: "Benchmark: a shared ticker whose signal `tick` is the CLOCK_MONOTONIC time in ns.") { _ in
+        application.register(
+            name, shared: true,
+            summary: "Benchmark: a shared ticker whose signal `tick` is the CLOCK_MONOTONIC time in ns."
+        ) { _ in
             BenchTickViewModel(periodMilliseconds: periodMilliseconds)
         }
     }

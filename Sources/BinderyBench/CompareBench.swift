@@ -81,7 +81,8 @@ struct CompareBench: ParsableCommand {
         let load = folder.appendingPathComponent("BenchLoad").path
         let bindery = Bench.bindery.path
         for tool in [floor, load, bindery] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw ValidationError("\(tool) is missing: build the package (swift build -c release builds bindery, BenchFloor and BenchLoad next to bindery-bench)")
+            throw ValidationError(
+                "\(tool) is missing: build the package (swift build -c release builds bindery, BenchFloor and BenchLoad next to bindery-bench)")
         }
         let logs = FileManager.default.temporaryDirectory
             .appendingPathComponent("bindery-compare-\(Self.timestamp(Date(), compact: true))-\(getpid())")
@@ -107,19 +108,24 @@ struct CompareBench: ParsableCommand {
         print("bindery-bench compare\(quick ? " --quick" : "")")
         print("date:     \(Self.timestamp(Date(), compact: false))")
         print("machine:  \(machineDescription())")
-        print("files:    RLIMIT_NOFILE \(limit.rlim_cur) (hard \(limit.rlim_max)) in this process; the floor, the load client and bindery serve raise theirs to the hard limit")
+        print(
+            "files:    RLIMIT_NOFILE \(limit.rlim_cur) (hard \(limit.rlim_max)) in this process; the floor, the load client and bindery serve raise theirs to the hard limit"
+        )
         print("pinning:  \(pinning.description)")
         print("bindery:  \(bindery)")
         print("floor:    \(floor)")
         print("load:     \(load)")
         if let baselineBinary { print("baseline: \(baselineBinary)") }
         print("logs:     \(logs.path) (each child's stderr)")
-        print("windows:  \(Self.format(settings.seconds)) s (idle: \(Self.format(settings.idleSeconds)) s) measured after \(Self.format(settings.warmup)) s of warm-up; CPU from /proc over the window")
+        print(
+            "windows:  \(Self.format(settings.seconds)) s (idle: \(Self.format(settings.idleSeconds)) s) measured after \(Self.format(settings.warmup)) s of warm-up; CPU from /proc over the window"
+        )
 
         print("quiet:    before each server run, wait up to \(Self.format(quietWait)) s for the machine to be under 10 % busy (see each table's notes)")
 
-        let runner = Runner(settings: settings, bindery: bindery, benchTool: executable.path, floor: floor, load: load,
-                            baseline: baselineBinary, pinning: pinning, logs: logs)
+        let runner = Runner(
+            settings: settings, bindery: bindery, benchTool: executable.path, floor: floor, load: load,
+            baseline: baselineBinary, pinning: pinning, logs: logs)
         if scenarioList.contains("streams") {
             for count in settings.streamCounts { runner.ticking(streams: count) }
         }
@@ -148,7 +154,9 @@ struct CompareBench: ParsableCommand {
                 return String(format: "machine %.1f %% busy over 1 s before starting (waited %.0f s)", busy, now() - start - 1)
             }
         } while now() - start < limit
-        return String(format: "machine still %.1f %% busy after waiting %.0f s: other processes share the cores (see the row of other processes' CPU)", busy ?? -1, now() - start)
+        return String(
+            format: "machine still %.1f %% busy after waiting %.0f s: other processes share the cores (see the row of other processes' CPU)", busy ?? -1,
+            now() - start)
     }
 
     static func timestamp(_ date: Date, compact: Bool) -> String {
@@ -176,7 +184,8 @@ struct Pinning {
         guard cores >= 4, FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") else {
             server = nil
             load = nil
-            description = cores >= 4
+            description =
+                cores >= 4
                 ? "nothing pinned (taskset is missing)"
                 : "nothing pinned (\(cores) cores < 4): servers, load client and this process share every core"
             return
@@ -255,8 +264,10 @@ final class Runner {
     private func binderyFlags(streams: Int, threads: UInt32? = nil) -> [String] {
         let room = streams + 256
         // Request lines off (`notice`): the floor logs nothing, and the previous binary had no request log.
-        var flags = ["--port", "0", "--log-level", "notice", "--max-streams", "\(room)", "--max-streams-per-session", "\(room)",
-                     "--max-connections", "\(max(room, 4_096))", "--max-connections-per-client", "\(max(room, 4_096))"]
+        var flags = [
+            "--port", "0", "--log-level", "notice", "--max-streams", "\(room)", "--max-streams-per-session", "\(room)",
+            "--max-connections", "\(max(room, 4_096))", "--max-connections-per-client", "\(max(room, 4_096))",
+        ]
         if let threads = threads ?? settings.threads { flags += ["--threads", "\(threads)"] }
         return flags
     }
@@ -270,45 +281,78 @@ final class Runner {
         let s = settings
         let expected = Double(streams) * 1_000 / Double(s.periodMs)
         let floorArguments = ["--port", "0", "--period-ms", "\(s.periodMs)"]
-        var named: [(String, ServerRun)] = [("floor", measureStreams(name: "floor-ticking-\(streams)", streams: streams, seconds: s.seconds,
-                                                                    executable: floor, arguments: floorArguments) { _ in "/events" })]
+        var named: [(String, ServerRun)] = [
+            (
+                "floor",
+                measureStreams(
+                    name: "floor-ticking-\(streams)", streams: streams, seconds: s.seconds,
+                    executable: floor, arguments: floorArguments
+                ) { _ in "/events" }
+            )
+        ]
         if s.loops > 1 {
-            named.append(("floor ×\(s.loops)", measureStreams(name: "floor-\(s.loops)-ticking-\(streams)", streams: streams, seconds: s.seconds,
-                                                              executable: floor, arguments: floorArguments + ["--threads", "\(s.loops)"]) { _ in "/events" }))
+            named.append(
+                (
+                    "floor ×\(s.loops)",
+                    measureStreams(
+                        name: "floor-\(s.loops)-ticking-\(streams)", streams: streams, seconds: s.seconds,
+                        executable: floor, arguments: floorArguments + ["--threads", "\(s.loops)"]
+                    ) { _ in "/events" }
+                ))
         }
-        named.append(("Bindery", measureStreams(name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: benchTool,
-                                                arguments: ["target", "--period-ms", "\(s.periodMs)"]
-                                                    + binderyFlags(streams: streams, threads: s.loops)) { port in
-            "/api/bench-tick/\(try Self.createSession(port: port, viewModel: "bench-tick"))/events"
-        }))
+        named.append(
+            (
+                "Bindery",
+                measureStreams(
+                    name: "bindery-ticking-\(streams)", streams: streams, seconds: s.seconds, executable: benchTool,
+                    arguments: ["target", "--period-ms", "\(s.periodMs)"]
+                        + binderyFlags(streams: streams, threads: s.loops)
+                ) { port in
+                    "/api/bench-tick/\(try Self.createSession(port: port, viewModel: "bench-tick"))/events"
+                }
+            ))
         let runs = named.map(\.1)
         var rows = Self.streamRows(runs, streams: streams)
         rows.insert(Row("events expected per second", runs.map { _ in Cell(expected, 0) }, ratio: false), at: 9)
         let last = named.count - 1
-        Table(title: "Streams: \(streams) × \(1_000 / s.periodMs) events/s (one shared ticker, data = CLOCK_MONOTONIC ns)",
-              columns: named.map(\.0), ratios: named.dropLast().enumerated().map { ("Bindery ÷ \($1.0)", last, $0) }, rows: rows,
-              notes: named.flatMap { Self.notes([$0.0: $0.1]) }
+        Table(
+            title: "Streams: \(streams) × \(1_000 / s.periodMs) events/s (one shared ticker, data = CLOCK_MONOTONIC ns)",
+            columns: named.map(\.0), ratios: named.dropLast().enumerated().map { ("Bindery ÷ \($1.0)", last, $0) }, rows: rows,
+            notes: named.flatMap { Self.notes([$0.0: $0.1]) }
                 + (s.loops > 1 ? ["floor ×\(s.loops): the same C server with libmicrohttpd's pool of \(s.loops) loops, as many as Bindery's"] : [])
-                + ["a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
-                   + "Bindery writes every event in order (late rather than dropped, so more than expected can arrive in the window)"]).print()
+                + [
+                    "a stream that falls behind: the floor sends it only the newest tick (coalesced, so fewer events); "
+                        + "Bindery writes every event in order (late rather than dropped, so more than expected can arrive in the window)"
+                ]
+        ).print()
     }
 
     /// N streams on which nothing happens.
     func idle() {
         let streams = settings.idleStreams
-        let floorRun = measureStreams(name: "floor-idle", streams: streams, seconds: settings.idleSeconds, executable: floor,
-                                      arguments: ["--port", "0", "--period-ms", "86400000"]) { _ in "/events" }
-        let binderyRun = measureStreams(name: "bindery-idle", streams: streams, seconds: settings.idleSeconds, executable: bindery,
-                                        arguments: ["serve"] + binderyFlags(streams: streams)) { port in
+        let floorRun = measureStreams(
+            name: "floor-idle", streams: streams, seconds: settings.idleSeconds, executable: floor,
+            arguments: ["--port", "0", "--period-ms", "86400000"]
+        ) { _ in "/events" }
+        let binderyRun = measureStreams(
+            name: "bindery-idle", streams: streams, seconds: settings.idleSeconds, executable: bindery,
+            arguments: ["serve"] + binderyFlags(streams: streams)
+        ) { port in
             "/api/simple/\(try Self.createSession(port: port, viewModel: "simple"))/events"
         }
         let runs = [floorRun, binderyRun]
-        let rows = Self.streamRows(runs, streams: streams).filter { !$0.name.hasPrefix("latency") && $0.name != "events per second" && !$0.name.hasPrefix("server CPU per") }
-        Table(title: "Idle: \(streams) streams, no events (floor: --period-ms 86400000; Bindery: one `simple` session, heartbeat 15 s)",
-              columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
-              notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
-                + ["Bindery's 15 s heartbeats (a keep-alive comment down every stream) due in its window: \(Self.heartbeats(in: binderyRun))",
-                   "the floor's streams get no first event, so its load client settles only at its 20 s cap"]).print()
+        let rows = Self.streamRows(runs, streams: streams).filter {
+            !$0.name.hasPrefix("latency") && $0.name != "events per second" && !$0.name.hasPrefix("server CPU per")
+        }
+        Table(
+            title: "Idle: \(streams) streams, no events (floor: --period-ms 86400000; Bindery: one `simple` session, heartbeat 15 s)",
+            columns: ["floor", "Bindery"], ratios: [("Bindery ÷ floor", 1, 0)], rows: rows,
+            notes: Self.notes(["floor": floorRun, "Bindery": binderyRun])
+                + [
+                    "Bindery's 15 s heartbeats (a keep-alive comment down every stream) due in its window: \(Self.heartbeats(in: binderyRun))",
+                    "the floor's streams get no first event, so its load client settles only at its 20 s cap",
+                ]
+        ).print()
     }
 
     /// C keep-alive connections posting `buttonTap` in a closed loop.
@@ -318,10 +362,14 @@ final class Runner {
         var ratios = [("Bindery ÷ floor", 1, 0)]
         var runs = [
             measureInputs(name: "floor-inputs", executable: floor, arguments: ["--port", "0"]),
-            measureInputs(name: "bindery-inputs", executable: bindery, arguments: ["serve", "--port", "0", "--log-level", "notice",
-                                                                                   // 64 connections each create a session at once
-                                                                                   "--session-burst", "1000"]
-                          + (settings.threads.map { ["--threads", "\($0)"] } ?? [])),
+            measureInputs(
+                name: "bindery-inputs", executable: bindery,
+                arguments: [
+                    "serve", "--port", "0", "--log-level", "notice",
+                    // 64 connections each create a session at once
+                    "--session-burst", "1000",
+                ]
+                    + (settings.threads.map { ["--threads", "\($0)"] } ?? [])),
         ]
         if let baseline {
             columns.append("baseline")
@@ -338,34 +386,45 @@ final class Runner {
             Row("load client CPU (% of one core)", runs.map { Cell($0.measurement.loadCPUPercent, 1) }, ratio: false),
             Row("machine CPU busy (% of all cores)", runs.map { Cell($0.measurement.machineBusyPercent, 1) }, ratio: false),
             Row("other processes' CPU (% of one core)", runs.map { Cell($0.measurement.othersPercent, 1) }, ratio: false),
-            Row("server CPU per request (µs)", runs.map { run in
-                Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("requestsPerSecond")), 1)
-            }),
+            Row(
+                "server CPU per request (µs)",
+                runs.map { run in
+                    Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("requestsPerSecond")), 1)
+                }),
             Row("requests in the window", figure("requests", 0)),
-            Row("errors (non-2xx) / reconnects", runs.map { run in
-                Cell(text: run.measurement.figures.isEmpty ? "—"
-                     : "\(Int(run.measurement.number("errors") ?? -1)) / \(Int(run.measurement.number("reconnects") ?? -1))")
-            }, ratio: false),
+            Row(
+                "errors (non-2xx) / reconnects",
+                runs.map { run in
+                    Cell(
+                        text: run.measurement.figures.isEmpty
+                            ? "—"
+                            : "\(Int(run.measurement.number("errors") ?? -1)) / \(Int(run.measurement.number("reconnects") ?? -1))")
+                }, ratio: false),
             Row("server threads (max in window)", runs.map { Cell($0.measurement.maxThreads.map(Double.init), 0) }),
         ]
         var notes = Self.notes(["floor": runs[0], "Bindery": runs[1]])
         if runs.count > 2 { notes += Self.notes(["baseline": runs[2]]) }
-        Table(title: "Inputs: \(c) keep-alive connections, each POST /api/simple then POST /api/simple/<sid>/inputs/buttonTap in a closed loop",
-              columns: columns, ratios: ratios, rows: rows, notes: notes).print()
+        Table(
+            title: "Inputs: \(c) keep-alive connections, each POST /api/simple then POST /api/simple/<sid>/inputs/buttonTap in a closed loop",
+            columns: columns, ratios: ratios, rows: rows, notes: notes
+        ).print()
     }
 
     // MARK: Measuring
 
     /// Starts a server, opens `streams` streams on the path `path(port)` gives,
     /// and measures the window; the server is stopped whatever happens.
-    private func measureStreams(name: String, streams: Int, seconds: Double, executable: String, arguments: [String],
-                                path: (UInt16) throws -> String) -> ServerRun {
+    private func measureStreams(
+        name: String, streams: Int, seconds: Double, executable: String, arguments: [String],
+        path: (UInt16) throws -> String
+    ) -> ServerRun {
         var run = ServerRun()
         run.quiet = CompareBench.waitForQuiet(upTo: settings.quietWait)
         do {
             run.started = now()
-            let server = try BenchChild(name: name, executable: executable, arguments: arguments,
-                                        cores: pinning.server, logDirectory: logs)
+            let server = try BenchChild(
+                name: name, executable: executable, arguments: arguments,
+                cores: pinning.server, logDirectory: logs)
             run.command = server.commandLine
             defer {
                 run.stopped = server.stop()
@@ -377,9 +436,10 @@ final class Runner {
             Thread.sleep(forTimeInterval: 0.5)
             run.residentBefore = stats.residentBytes
             run.fdsBefore = stats.openFileDescriptors
-            run.measurement = try runLoad(mode: "sse", arguments: ["--port", "\(port)", "--path", streamPath, "--streams", "\(streams)"],
-                                          warmup: settings.warmup, seconds: seconds, load: load, cores: pinning.load,
-                                          server: stats, logDirectory: logs, logName: "\(name)-load")
+            run.measurement = try runLoad(
+                mode: "sse", arguments: ["--port", "\(port)", "--path", streamPath, "--streams", "\(streams)"],
+                warmup: settings.warmup, seconds: seconds, load: load, cores: pinning.load,
+                server: stats, logDirectory: logs, logName: "\(name)-load")
             // The load client has exited: every stream's socket is closed on its side.
             Thread.sleep(forTimeInterval: 2)
             run.fdsAfter = stats.openFileDescriptors
@@ -394,8 +454,9 @@ final class Runner {
         var run = ServerRun()
         run.quiet = CompareBench.waitForQuiet(upTo: settings.quietWait)
         do {
-            let server = try BenchChild(name: name, executable: executable, arguments: arguments,
-                                        cores: pinning.server, logDirectory: logs)
+            let server = try BenchChild(
+                name: name, executable: executable, arguments: arguments,
+                cores: pinning.server, logDirectory: logs)
             run.command = server.commandLine
             defer {
                 run.stopped = server.stop()
@@ -407,8 +468,10 @@ final class Runner {
             run.fdsBefore = stats.openFileDescriptors
             run.measurement = try runLoad(
                 mode: "post",
-                arguments: ["--port", "\(port)", "--connections", "\(settings.connections)", "--create", "/api/simple",
-                            "--input-path", "/api/simple/{sid}/inputs/buttonTap"],
+                arguments: [
+                    "--port", "\(port)", "--connections", "\(settings.connections)", "--create", "/api/simple",
+                    "--input-path", "/api/simple/{sid}/inputs/buttonTap",
+                ],
                 warmup: settings.warmup, seconds: settings.seconds, load: load, cores: pinning.load,
                 server: stats, logDirectory: logs, logName: "\(name)-load")
             Thread.sleep(forTimeInterval: 1)
@@ -447,37 +510,50 @@ final class Runner {
             Row("latency p50 (ms)", figure("p50Ms", 3)),
             Row("latency p99 (ms)", figure("p99Ms", 3)),
             Row("latency max (ms)", figure("maxMs", 3)),
-            Row("server CPU per event delivered (µs)", runs.map { run in
-                Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("eventsPerSecond")), 2)
-            }),
+            Row(
+                "server CPU per event delivered (µs)",
+                runs.map { run in
+                    Cell(perUnit(run.measurement.cpuPercent, run.measurement.number("eventsPerSecond")), 2)
+                }),
             Row("events delivered in the window", figure("events", 0)),
             Row("events per second", figure("eventsPerSecond", 0)),
             Row("server threads (max in window)", runs.map { Cell($0.measurement.maxThreads.map(Double.init), 0) }),
             Row("KiB per stream (RSS after connecting − before)", runs.map { Cell($0.kibPerStream(streams), 1) }),
-            Row("server RSS before / after connecting (MiB)", runs.map { run in
-                guard let before = run.residentBefore, let after = run.measurement.residentAtWindowStart else { return Cell(text: "—") }
-                return Cell(text: String(format: "%.1f / %.1f", Double(before) / 1_048_576, Double(after) / 1_048_576))
-            }, ratio: false),
-            Row("connected / refused / unanswered / closed early", runs.map { run in
-                let m = run.measurement
-                guard !m.figures.isEmpty else { return Cell(text: "—") }
-                let refused = Int(m.number("refused") ?? 0)
-                let status = refused > 0 ? " (\(Int(m.number("firstRefusedStatus") ?? 0)))" : ""
-                return Cell(text: "\(Int(m.number("connected") ?? -1)) / \(refused)\(status) / \(Int(m.number("unanswered") ?? -1)) / \(Int(m.number("closedEarly") ?? -1))")
-            }, ratio: false),
+            Row(
+                "server RSS before / after connecting (MiB)",
+                runs.map { run in
+                    guard let before = run.residentBefore, let after = run.measurement.residentAtWindowStart else { return Cell(text: "—") }
+                    return Cell(text: String(format: "%.1f / %.1f", Double(before) / 1_048_576, Double(after) / 1_048_576))
+                }, ratio: false),
+            Row(
+                "connected / refused / unanswered / closed early",
+                runs.map { run in
+                    let m = run.measurement
+                    guard !m.figures.isEmpty else { return Cell(text: "—") }
+                    let refused = Int(m.number("refused") ?? 0)
+                    let status = refused > 0 ? " (\(Int(m.number("firstRefusedStatus") ?? 0)))" : ""
+                    return Cell(
+                        text:
+                            "\(Int(m.number("connected") ?? -1)) / \(refused)\(status) / \(Int(m.number("unanswered") ?? -1)) / \(Int(m.number("closedEarly") ?? -1))"
+                    )
+                }, ratio: false),
             Row("streams with events in the window", figure("streamsWithEvents", 0)),
             Row("seconds until every stream had an event", figure("firstEventSeconds", 3)),
-            Row("server fds before / 2 s after the client left", runs.map { run in
-                Cell(text: "\(run.fdsBefore.map(String.init) ?? "—") / \(run.fdsAfter.map(String.init) ?? "—")")
-            }, ratio: false),
+            Row(
+                "server fds before / 2 s after the client left",
+                runs.map { run in
+                    Cell(text: "\(run.fdsBefore.map(String.init) ?? "—") / \(run.fdsAfter.map(String.init) ?? "—")")
+                }, ratio: false),
         ]
     }
 
     /// How each server was started and stopped, and anything that went wrong.
     static func notes(_ runs: KeyValuePairs<String, ServerRun>) -> [String] {
         runs.flatMap { name, run -> [String] in
-            var lines = ["\(name): \(run.command)", "\(name): before: \(run.quiet)",
-                         "\(name): stop: \(run.stopped); stderr: \(run.stderrLines) lines; load client: \(run.measurement.ending)"]
+            var lines = [
+                "\(name): \(run.command)", "\(name): before: \(run.quiet)",
+                "\(name): stop: \(run.stopped); stderr: \(run.stderrLines) lines; load client: \(run.measurement.ending)",
+            ]
             if let error = run.error { lines.append("\(name): ERROR: \(error)") }
             if let seconds = run.measurement.windowSeconds { lines.append(String(format: "\(name): CPU window sampled over %.2f s", seconds)) }
             return lines
@@ -538,7 +614,8 @@ struct Table {
             var line = [row.name] + row.cells.map(\.text)
             for (_, numerator, denominator) in ratios {
                 guard row.ratio, numerator < row.cells.count, denominator < row.cells.count,
-                      let top = row.cells[numerator].number, let bottom = row.cells[denominator].number, bottom > 0 else {
+                    let top = row.cells[numerator].number, let bottom = row.cells[denominator].number, bottom > 0
+                else {
                     line.append("")
                     continue
                 }

@@ -48,7 +48,10 @@ struct RxBench: ParsableCommand {
         let deliver: (Int) -> Void = { value in
             sum += value * 2
             let combined = sum * factor.value
-            if combined != last { last = combined; plainReceived += 1 }
+            if combined != last {
+                last = combined
+                plainReceived += 1
+            }
         }
         let plainStart = now()
         for value in 0..<elements { scheduler.async { deliver(value) } }
@@ -65,14 +68,18 @@ struct RxBench: ParsableCommand {
         subscriptions.forEach { $0.dispose() }
         precondition(fanoutReceived == observers * fanoutElements)
 
-        printTable("Typical ViewModel chain (\(elements) elements)", [
-            ("chain deliveries per second", String(format: "%.0f", Double(elements) / chain)),
-            ("plain closures per second", String(format: "%.0f", Double(elements) / plain)),
-            ("chain cost ÷ plain closures", String(format: "%.1f×", chain / plain)),
-        ])
-        printTable("Subject fan-out (\(observers) observers × \(fanoutElements) elements)", [
-            ("deliveries per second", String(format: "%.0f", Double(observers * fanoutElements) / fanout)),
-            ("per element, all observers", String(format: "%.3f ms", fanout / Double(fanoutElements) * 1000)),
-        ])
+        printTable(
+            "Typical ViewModel chain (\(elements) elements)",
+            [
+                ("chain deliveries per second", String(format: "%.0f", Double(elements) / chain)),
+                ("plain closures per second", String(format: "%.0f", Double(elements) / plain)),
+                ("chain cost ÷ plain closures", String(format: "%.1f×", chain / plain)),
+            ])
+        printTable(
+            "Subject fan-out (\(observers) observers × \(fanoutElements) elements)",
+            [
+                ("deliveries per second", String(format: "%.0f", Double(observers * fanoutElements) / fanout)),
+                ("per element, all observers", String(format: "%.3f ms", fanout / Double(fanoutElements) * 1000)),
+            ])
     }
 }

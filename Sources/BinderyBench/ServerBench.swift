@@ -26,9 +26,12 @@ struct ServerBench: ParsableCommand {
 
     func run() throws {
         ProcessStats.raiseFileLimit()
-        let child = try ChildServer(extraArguments: ["--max-streams", "\(streams + 16)", "--max-connections-per-client", "\(streams + 16)",
-                                                     "--connection-memory", "\(connectionMemory)"]
-                                    + (threads.map { ["--threads", "\($0)"] } ?? []))
+        let child = try ChildServer(
+            extraArguments: [
+                "--max-streams", "\(streams + 16)", "--max-connections-per-client", "\(streams + 16)",
+                "--connection-memory", "\(connectionMemory)",
+            ]
+                + (threads.map { ["--threads", "\($0)"] } ?? []))
         defer { child.stop() }
         let client = HTTPClient(port: child.port)
         let stats = ProcessStats(pid: child.pid)
@@ -66,19 +69,25 @@ struct ServerBench: ParsableCommand {
         let fanoutElapsed = now() - fanoutStart
         let deliveries = Double(inputs * streams * 2)
 
-        printTable("Input latency (POST → 200 with the snapshot), p50 / p90 / p99", [
-            ("no stream open", quiet.summary),
-            ("\(streams) streams open", busy.summary),
-            ("ratio at p50 (\(streams) streams ÷ none)", String(format: "%.2f×", busy.percentile(50) / quiet.percentile(50))),
-        ])
-        printTable("Fan-out: one input until every stream has both events", [
-            ("latency p50 / p90 / p99", fanout.summary),
-            ("deliveries per second", String(format: "%.0f", deliveries / fanoutElapsed)),
-        ])
-        printTable("Cost of an open stream (server process only)", [
-            ("memory per stream", String(format: "%.1f KiB", Double(rssAfter - rssBefore) / Double(streams) / 1024)),
-            ("CPU with all \(streams) idle, over \(Int(idleSeconds)) s", String(format: "%.2f %% of one core", idleCPU)),
-        ])
+        printTable(
+            "Input latency (POST → 200 with the snapshot), p50 / p90 / p99",
+            [
+                ("no stream open", quiet.summary),
+                ("\(streams) streams open", busy.summary),
+                ("ratio at p50 (\(streams) streams ÷ none)", String(format: "%.2f×", busy.percentile(50) / quiet.percentile(50))),
+            ])
+        printTable(
+            "Fan-out: one input until every stream has both events",
+            [
+                ("latency p50 / p90 / p99", fanout.summary),
+                ("deliveries per second", String(format: "%.0f", deliveries / fanoutElapsed)),
+            ])
+        printTable(
+            "Cost of an open stream (server process only)",
+            [
+                ("memory per stream", String(format: "%.1f KiB", Double(rssAfter - rssBefore) / Double(streams) / 1024)),
+                ("CPU with all \(streams) idle, over \(Int(idleSeconds)) s", String(format: "%.2f %% of one core", idleCPU)),
+            ])
     }
 
     private func latency(of count: Int, client: HTTPClient, session: String) throws -> Samples {

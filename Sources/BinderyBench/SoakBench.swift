@@ -50,9 +50,11 @@ struct SoakBench: ParsableCommand {
             done += 1
         }
         let after = stats.residentBytes
-        printTable("After \(done) rounds (\(String(format: "%.1f", now() - start)) s)", [
-            ("server RSS before / after", "\(before / 1024) / \(after / 1024) KiB"),
-            ("growth per round", String(format: "%.1f bytes", Double(after - before) / Double(max(done, 1)))),
-        ])
+        printTable(
+            "After \(done) rounds (\(String(format: "%.1f", now() - start)) s)",
+            [
+                ("server RSS before / after", "\(before / 1024) / \(after / 1024) KiB"),
+                ("growth per round", String(format: "%.1f bytes", Double(after - before) / Double(max(done, 1)))),
+            ])
     }
 }

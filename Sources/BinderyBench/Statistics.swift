@@ -29,7 +29,8 @@ func now() -> Double {
 
 /// The machine, for the figures' provenance.
 func machineDescription() -> String {
-    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    let cpu =
+        (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
         .split(separator: "\n").first { $0.hasPrefix("model name") }?
         .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
     let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824

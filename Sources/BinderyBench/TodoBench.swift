@@ -43,16 +43,20 @@ struct TodoBench: ParsableCommand {
         let simpleRate = throughput(port: child.port, path: "/api/simple/\(simple)/inputs/buttonTap", body: nil)
         let todoRate = throughput(port: child.port, path: "/api/todos/\(todos)/inputs/toggle", body: "1")
 
-        printTable("input → its event on an open stream (p50 / p90 / p99)", [
-            ("simple, in memory (buttonTap)", simpleTrips.summary),
-            ("todos, durable (add)", todoTrips.summary),
-            ("ratio at p50", String(format: "%.2f×", todoTrips.percentile(50) / simpleTrips.percentile(50))),
-        ])
-        printTable("inputs/s, \(clients) clients, a connection per input (p50 / p90 / p99)", [
-            ("simple, in memory (buttonTap)", String(format: "%.0f/s, ", simpleRate.rate) + simpleRate.latency.summary),
-            ("todos, durable (toggle)", String(format: "%.0f/s, ", todoRate.rate) + todoRate.latency.summary),
-            ("ratio", String(format: "%.2f× the in-memory rate", todoRate.rate / simpleRate.rate)),
-        ])
+        printTable(
+            "input → its event on an open stream (p50 / p90 / p99)",
+            [
+                ("simple, in memory (buttonTap)", simpleTrips.summary),
+                ("todos, durable (add)", todoTrips.summary),
+                ("ratio at p50", String(format: "%.2f×", todoTrips.percentile(50) / simpleTrips.percentile(50))),
+            ])
+        printTable(
+            "inputs/s, \(clients) clients, a connection per input (p50 / p90 / p99)",
+            [
+                ("simple, in memory (buttonTap)", String(format: "%.0f/s, ", simpleRate.rate) + simpleRate.latency.summary),
+                ("todos, durable (toggle)", String(format: "%.0f/s, ", todoRate.rate) + todoRate.latency.summary),
+                ("ratio", String(format: "%.2f× the in-memory rate", todoRate.rate / simpleRate.rate)),
+            ])
     }
 
     private func created(_ response: HTTPResponse) throws -> String {

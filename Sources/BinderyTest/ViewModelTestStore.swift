@@ -92,7 +92,8 @@ public final class ViewModelTestStore {
         }
         let next = pending.removeFirst()
         if next.name != name || Self.canonical(next.json) != Self.canonical(expected) {
-            fail("""
+            fail(
+                """
                 received something else (−expected, +received):
                 − \(name) = \(Self.text(expected))
                 + \(next.name) = \(Self.text(next.json)) at \(next.time)
@@ -125,7 +126,8 @@ public final class ViewModelTestStore {
 
     private static func canonical(_ json: Data) -> Data {
         guard let object = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]) else { return json }
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        else { return json }
         return data
     }
 

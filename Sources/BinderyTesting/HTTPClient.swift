@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.1 client over a real loopback socket, so tests see exactly
@@ -19,7 +20,10 @@ public struct HTTPResponse {
 }
 
 /// Why a request failed on the client side.
-public enum HTTPClientError: Error { case connect, timeout, closed, malformed(String) }
+public enum HTTPClientError: Error {
+    case connect, timeout, closed
+    case malformed(String)
+}
 
 /// One TCP connection to 127.0.0.1.
 public final class Socket {
@@ -41,9 +45,15 @@ public final class Socket {
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else { close(fd); throw HTTPClientError.connect }
+            guard bound == 0 else {
+                close(fd)
+                throw HTTPClientError.connect
+            }
         }
-        guard Self.connect(fd, toLoopbackPort: port) == 0 else { close(fd); throw HTTPClientError.connect }
+        guard Self.connect(fd, toLoopbackPort: port) == 0 else {
+            close(fd)
+            throw HTTPClientError.connect
+        }
     }
 
     /// `connect(2)`s socket `fd` to 127.0.0.1:`port`; its result (a non-blocking
@@ -197,7 +207,10 @@ public struct HTTPClient: Sendable {
     private func readChunked(_ socket: Socket) throws -> Data {
         var data = Data()
         while let sizeLine = try socket.readLine(), let size = Int(sizeLine.split(separator: ";")[0], radix: 16) {
-            if size == 0 { _ = try socket.readLine(); break }
+            if size == 0 {
+                _ = try socket.readLine()
+                break
+            }
             data += try socket.read(count: size)
             _ = try socket.readLine()
         }

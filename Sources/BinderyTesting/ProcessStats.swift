@@ -1,7 +1,8 @@
 import CMallocStats
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process's resources as Linux reports them in `/proc`: memory, CPU time,
@@ -34,7 +35,8 @@ public struct ProcessStats {
     /// User plus system CPU seconds consumed so far.
     public var cpuSeconds: Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the command name: state is field 3, utime 14, stime 15 (1-based in proc(5)).
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -43,7 +45,8 @@ public struct ProcessStats {
 
     private func statusField(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
+        else { return nil }
         return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
     }
 

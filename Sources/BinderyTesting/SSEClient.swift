@@ -49,13 +49,24 @@ public final class SSEClient {
                 if hasField { return event }
                 continue
             }
-            if line.hasPrefix(":") { comments.append(String(line.dropFirst())); continue }
+            if line.hasPrefix(":") {
+                comments.append(String(line.dropFirst()))
+                continue
+            }
             let (field, value) = Self.split(line)
             switch field {
-            case "id": event.id = value; hasField = true
-            case "event": event.event = value; hasField = true
-            case "data": event.data = event.data.isEmpty ? value : event.data + "\n" + value; hasField = true
-            case "session": event.session = value; hasField = true
+            case "id":
+                event.id = value
+                hasField = true
+            case "event":
+                event.event = value
+                hasField = true
+            case "data":
+                event.data = event.data.isEmpty ? value : event.data + "\n" + value
+                hasField = true
+            case "session":
+                event.session = value
+                hasField = true
             case "retry": retry = Int(value)
             default: break
             }
@@ -96,7 +107,8 @@ public final class SSEClient {
                 return String(decoding: line, as: UTF8.self)
             }
             guard let sizeLine = try socket.readLine(timeout: timeout),
-                  let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else { return nil }
+                let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16)
+            else { return nil }
             if size == 0 { return nil }
             body += try socket.read(count: size, timeout: timeout)
             _ = try socket.readLine(timeout: timeout)

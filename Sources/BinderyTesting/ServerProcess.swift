@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `bindery serve` (or any server printing `… http://127.0.0.1:<port>/` as

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Many event streams opened at once and read from one thread with `poll`:
@@ -62,10 +63,17 @@ public final class StreamSwarm {
         connections.reserveCapacity(count)
         for _ in 0..<count {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { closeAll(); throw HTTPClientError.connect }
+            guard fd >= 0 else {
+                closeAll()
+                throw HTTPClientError.connect
+            }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | Int32(O_NONBLOCK))
             let result = Socket.connect(fd, toLoopbackPort: port)
-            guard result == 0 || errno == EINPROGRESS else { Glibc.close(fd); closeAll(); throw HTTPClientError.connect }
+            guard result == 0 || errno == EINPROGRESS else {
+                Glibc.close(fd)
+                closeAll()
+                throw HTTPClientError.connect
+            }
             connections.append(Connection(fd: fd, request: request))
         }
     }

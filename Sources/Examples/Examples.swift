@@ -4,12 +4,17 @@ import Bindery
 public enum Examples {
     /// Registers every example ViewModel with `application`, sharing `services`.
     public static func register(in application: Application, services: ServiceProvider = ServiceProvider()) {
-        application.register("simple", summary: "Color cycling from the single-method binding article: a tap moves to the next color.") { _ in SimpleViewModel() }
-        application.register("table", summary: "The single-method binding article's table: fetch items, select one to see its content.") { _ in SimpleTableViewModel(itemService: services.itemService) }
+        application.register("simple", summary: "Color cycling from the single-method binding article: a tap moves to the next color.") { _ in SimpleViewModel()
+        }
+        application.register("table", summary: "The single-method binding article's table: fetch items, select one to see its content.") { _ in
+            SimpleTableViewModel(itemService: services.itemService)
+        }
         application.register("profile", summary: "RxMVVM: a profile with a follow button through a UserService that can refuse.") { context in
             ProfileViewModel(userID: try context.parameters(as: ProfileParameters.self).userID ?? 1, services: services)
         }
-        application.register("list", summary: "RxMVVM: selecting an item presents a DetailViewModel, which becomes its own session.") { _ in ListViewModel(services: services) }
+        application.register("list", summary: "RxMVVM: selecting an item presents a DetailViewModel, which becomes its own session.") { _ in
+            ListViewModel(services: services)
+        }
         application.register("detail", summary: "The detail screen the list presents (create one with {\"id\": 1…5}).") { context in
             let id = try context.parameters(as: DetailParameters.self).id ?? 1
             guard let item = services.itemService.items().first(where: { $0.id == id }) else {
@@ -17,10 +22,19 @@ public enum Examples {
             }
             return DetailViewModel(item: item)
         }
-        application.register("messages", summary: "RxMVVM: a message composer whose send button shows its loading state.") { _ in MessageListViewModel(services: services) }
-        application.register("currency", summary: "Input/Output structs: reload rates from a JSON file, select a currency for its detail.") { _ in CurrencyViewModel(service: services.currencyService) }
-        application.register("sending", summary: "ViewModel done right: texts uploaded to a database through an Action.") { _ in SendingListViewModel(database: services.databaseService) }
-        application.register("home", summary: "Practical MVVM: albums and tracks with loading and a typed error; can be slow or fail.", outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]) { context in
+        application.register("messages", summary: "RxMVVM: a message composer whose send button shows its loading state.") { _ in
+            MessageListViewModel(services: services)
+        }
+        application.register("currency", summary: "Input/Output structs: reload rates from a JSON file, select a currency for its detail.") { _ in
+            CurrencyViewModel(service: services.currencyService)
+        }
+        application.register("sending", summary: "ViewModel done right: texts uploaded to a database through an Action.") { _ in
+            SendingListViewModel(database: services.databaseService)
+        }
+        application.register(
+            "home", summary: "Practical MVVM: albums and tracks with loading and a typed error; can be slow or fail.",
+            outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]
+        ) { context in
             HomeViewModel(service: services.albumService, mode: try context.parameters(as: AlbumServiceMode.self))
         }
     }

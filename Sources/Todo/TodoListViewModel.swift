@@ -11,9 +11,15 @@ import Foundation
 /// that is empty or too long is refused on `error` and nothing is written.
 public final class TodoListViewModel {
     /// `{"id": 3, "title": "oat milk"}`
-    public struct Rename: Codable, Sendable { public let id: Int64; public let title: String }
+    public struct Rename: Codable, Sendable {
+        public let id: Int64
+        public let title: String
+    }
     /// `{"id": 3, "to": 0}`: item 3 to the top.
-    public struct Move: Codable, Sendable { public let id: Int64; public let to: Int }
+    public struct Move: Codable, Sendable {
+        public let id: Int64
+        public let to: Int
+    }
 
     // Inputs.
     public let add = PublishRelay<String>()
@@ -88,7 +94,8 @@ public final class TodoListViewModel {
         }
         clearCompleted.subscribe(onNext: { attempt { try store.clearCompleted(in: list) } }).disposed(by: disposeBag)
 
-        editing = edit
+        editing =
+            edit
             .withLatestFrom(items) { id, items in items.first { $0.id == id } }
             .compactMap { $0 }
             .map { TodoEditViewModel(item: $0, store: store) }

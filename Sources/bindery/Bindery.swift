@@ -13,16 +13,20 @@ enum Main {
         switch arguments.first {
         case "probe":
             exit(Probe.run(Array(arguments.dropFirst())))
+        case "--version", "version":
+            print(BinderyVersion.line(command: "bindery"))
         case "help", "-h", "--help":
-            print("""
-            Serve RxSwift-style ViewModels over HTTP and server-sent events.
+            print(
+                """
+                Serve RxSwift-style ViewModels over HTTP and server-sent events.
 
-            USAGE: bindery [serve] [options]     the examples (options below)
-                   bindery probe [--port <port>] [--path /readyz]
-                                                 exits 0 if the local server answers 200
-                                                 (a container's HEALTHCHECK; the port as for serve)
+                USAGE: bindery [serve] [options]     the examples (options below)
+                       bindery --version                 which Bindery this is
+                       bindery probe [--port <port>] [--path /readyz]
+                                                     exits 0 if the local server answers 200
+                                                     (a container's HEALTHCHECK; the port as for serve)
 
-            """)
+                """)
             print(ServeOptions.help(command: "bindery serve", defaults: BinderyApp.defaultConfiguration))
         default:
             if arguments.first == "serve" { arguments.removeFirst() }

@@ -1,7 +1,8 @@
 import BinderyServer
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bindery probe`: GET `--path` (default `/healthz`) from the server on

@@ -1,8 +1,8 @@
 import Bindery
-@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
+
 @testable import BinderyServer
 
 /// A client that goes away at any stage of a request or a stream leaks nothing:
@@ -51,7 +51,8 @@ final class AbortTests: XCTestCase {
         let id = try server.createSession()
         for _ in 0..<50 {
             try abort(after: "GET /api/simple/\(id) HTTP/1.1\r\nHost: 127.")
-            try abort(after: "POST /api/simple/\(id)/inputs/buttonTap HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":")
+            try abort(
+                after: "POST /api/simple/\(id)/inputs/buttonTap HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":")
         }
         XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
         XCTAssertEqual(try server.client.get("/api/simple/\(id)/outputs/backgroundColor").text, "\"blue\"")

@@ -20,7 +20,7 @@ final class BurstTests: XCTestCase {
         let server = try TestServer {
             $0.maxStreams = streams + 10
             $0.runtime.maxStreamsPerSession = streams + 10
-            $0.maxConnectionsPerClient = streams + 10 // every stream comes from 127.0.0.1
+            $0.maxConnectionsPerClient = streams + 10  // every stream comes from 127.0.0.1
         }
         server.server.application.register("tick", shared: true) { _ in TickViewModel() }
         let id = try server.createSession("tick")
@@ -32,8 +32,10 @@ final class BurstTests: XCTestCase {
         let apiStatuses = Locked<[Int]>([])
         Thread {
             let client = HTTPClient(port: server.port)
-            for status in [(try? client.get("/api"))?.status, (try? client.post("/api/simple"))?.status,
-                           (try? client.get("/api/tick/\(id)"))?.status] {
+            for status in [
+                (try? client.get("/api"))?.status, (try? client.post("/api/simple"))?.status,
+                (try? client.get("/api/tick/\(id)"))?.status,
+            ] {
                 apiStatuses.withLock { $0.append(status ?? -1) }
             }
             apiAnswered.fulfill()
@@ -47,7 +49,9 @@ final class BurstTests: XCTestCase {
         }
         wait(for: [apiAnswered], timeout: 20)
         let live = swarm.streams.filter { $0.events >= 5 }.count
-        XCTAssertTrue(everyStreamLive, """
+        XCTAssertTrue(
+            everyStreamLive,
+            """
             \(live) of \(streams) streams received 5 events in 30 s; statuses \(Set(swarm.streams.map { $0.status ?? -1 })); \
             the server has \(server.server.openConnections) connections and \(server.server.openStreams) streams
             """)

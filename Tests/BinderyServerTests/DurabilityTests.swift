@@ -1,18 +1,23 @@
-@testable import Bindery
 import BinderyTesting
 import Foundation
 import XCTest
+
+@testable import Bindery
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a 2xx promises: the todo list's changes are on disk before their
 /// inputs are answered, so `kill -9` at any moment loses none of them.
 final class DurabilityTests: XCTestCase {
     private func serve(_ database: String) throws -> ServerProcess {
-        try ServerProcess(ServerProcess.binderyExecutable,
-                          arguments: ["serve", "--port", "0", "--database", database, "--log-level", "warning",
-                                      "--public-directory", TestServer.publicDirectory.path])
+        try ServerProcess(
+            ServerProcess.binderyExecutable,
+            arguments: [
+                "serve", "--port", "0", "--database", database, "--log-level", "warning",
+                "--public-directory", TestServer.publicDirectory.path,
+            ])
     }
 
     private func titles(_ port: UInt16, list: String) throws -> [String] {
@@ -42,7 +47,8 @@ final class DurabilityTests: XCTestCase {
                 for index in 0..<1_000 {
                     let title = "item-\(index)"
                     guard let response = try? client.post("/api/todos/\(id)/inputs/add", json: "\"\(title)\""),
-                          (200..<300).contains(response.status) else { return }
+                        (200..<300).contains(response.status)
+                    else { return }
                     answered.withLock { $0.append(title) }
                 }
             }

@@ -23,7 +23,9 @@ final class EdgeTests: XCTestCase {
         try assertError(try server.client.get("/index.html", headers: ["Host": "evil.example"]), 421, "host_not_allowed")
         try assertError(try server.client.get("/api", headers: ["Host": "localhost.evil.example"]), 421, "host_not_allowed")
         // What a browser on this machine sends.
-        for host in ["localhost:\(server.port)", "LOCALHOST", "app.localhost:\(server.port)", "127.0.0.1:\(server.port)", "[::1]:\(server.port)", "192.168.1.20"] {
+        for host in [
+            "localhost:\(server.port)", "LOCALHOST", "app.localhost:\(server.port)", "127.0.0.1:\(server.port)", "[::1]:\(server.port)", "192.168.1.20",
+        ] {
             XCTAssertEqual(try server.client.get("/api", headers: ["Host": host]).status, 200, host)
         }
     }
@@ -47,7 +49,8 @@ final class EdgeTests: XCTestCase {
         // …and no origin a page's Origin could match.
         let write = "POST /api/simple HTTP/1.0\r\nOrigin: http://evil.example\r\nContent-Length: 0\r\n\r\n"
         try assertError(try server.client.raw(write), 403, "cross_origin")
-        try assertError(try server.client.raw("GET /api HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n"), 400, "duplicate_header")
+        try assertError(
+            try server.client.raw("GET /api HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n"), 400, "duplicate_header")
         try assertError(try server.client.get("/api", headers: ["Host": "local host"]), 400, "invalid_host")
         try assertError(try server.client.get("/api", headers: ["Host": "localhost:99999"]), 400, "invalid_host")
     }
@@ -65,13 +68,15 @@ final class EdgeTests: XCTestCase {
         try assertError(try server.client.post(input, headers: ["Origin": "http://127.0.0.1"]), 403, "cross_origin")
         try assertError(try server.client.post(input, headers: ["Origin": "null"]), 403, "cross_origin")
         // Two Origins: neither is believed.
-        let twice = "POST \(input) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: \(own)\r\nOrigin: http://evil.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        let twice =
+            "POST \(input) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: \(own)\r\nOrigin: http://evil.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         try assertError(try server.client.raw(twice), 400, "duplicate_header")
         // The browser says the page is of another site.
         try assertError(try server.client.post(input, headers: ["Origin": own, "Sec-Fetch-Site": "cross-site"]), 403, "cross_origin")
         XCTAssertEqual(try server.client.post(input, headers: ["Origin": own, "Sec-Fetch-Site": "same-origin"]).status, 200)
-        XCTAssertEqual(try server.client.get("/api/simple/\(id)", headers: ["Sec-Fetch-Site": "cross-site"]).status, 200,
-                       "reads are the Host check's; a cross-site read gets no CORS headers anyway")
+        XCTAssertEqual(
+            try server.client.get("/api/simple/\(id)", headers: ["Sec-Fetch-Site": "cross-site"]).status, 200,
+            "reads are the Host check's; a cross-site read gets no CORS headers anyway")
     }
 
     func testATrustedProxySaysWhichSchemeTheClientUsed() throws {
@@ -130,8 +135,10 @@ final class SecurityHeaderTests: XCTestCase {
             XCTAssertEqual(page.header("X-Content-Type-Options"), "nosniff", path)
         }
         let id = try server.createSession()
-        for response in [try server.client.get("/api"), try server.client.get("/_bindery/v1/bindery.js"),
-                         try server.client.post("/api/simple/\(id)/inputs/buttonTap"), try server.client.get("/nope.html")] {
+        for response in [
+            try server.client.get("/api"), try server.client.get("/_bindery/v1/bindery.js"),
+            try server.client.post("/api/simple/\(id)/inputs/buttonTap"), try server.client.get("/nope.html"),
+        ] {
             XCTAssertEqual(response.header("X-Content-Type-Options"), "nosniff")
             XCTAssertNil(response.header("Content-Security-Policy"), "only pages need a policy")
         }

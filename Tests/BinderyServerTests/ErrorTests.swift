@@ -22,7 +22,7 @@ final class ErrorTests: XCTestCase {
         let id = try server.createSession()
         try assertError(try server.client.post("/api/nope"), 404, "unknown_view_model")
         try assertError(try server.client.get("/api/nope/\(id)"), 404, "unknown_view_model")
-        let unknown = "AAAAAAAAAAAAAAAAAAAAAA" // the form of an id, of no session
+        let unknown = "AAAAAAAAAAAAAAAAAAAAAA"  // the form of an id, of no session
         try assertError(try server.client.get("/api/simple/\(unknown)"), 404, "unknown_session")
         try assertError(try server.client.get("/api/simple/\(unknown)/events"), 404, "unknown_session")
         try assertError(try server.client.post("/api/simple/\(id)/inputs/nope"), 404, "unknown_input")
@@ -31,7 +31,7 @@ final class ErrorTests: XCTestCase {
     }
 
     func testAnOutputWithoutACurrentValueIs204AndASignalHasNone() throws {
-        let id = try server.createSession("currency") // nothing loaded until `reload`
+        let id = try server.createSession("currency")  // nothing loaded until `reload`
         let empty = try server.client.get("/api/currency/\(id)/outputs/currencies")
         XCTAssertEqual(empty.status, 204, "the output exists; it has no value yet")
         XCTAssertTrue(empty.body.isEmpty)
@@ -42,7 +42,9 @@ final class ErrorTests: XCTestCase {
 
     func testWhatCannotBeANameOrAnIdIs400() throws {
         let id = try server.createSession()
-        for path in ["/api/simple/not-a-session", "/api/simple/\(id)x/events", "/api/simple/\(id.dropLast())", "/api/simple/\(id.dropLast())%21/outputs/buttonTitle"] {
+        for path in [
+            "/api/simple/not-a-session", "/api/simple/\(id)x/events", "/api/simple/\(id.dropLast())", "/api/simple/\(id.dropLast())%21/outputs/buttonTitle",
+        ] {
             try assertError(try server.client.get(path), 400, "invalid_session_id")
         }
         try assertError(try server.client.post("/api/simple/\(id.dropLast())~/inputs/buttonTap"), 400, "invalid_session_id")
@@ -114,7 +116,10 @@ final class ErrorTests: XCTestCase {
 
     func testGarbageOnTheWireDoesNotDisturbOtherSessions() throws {
         let id = try server.createSession()
-        for garbage in ["\u{0}\u{1}\u{2}\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "POST /api/simple HTTP/1.1\r\nContent-Length: -5\r\n\r\n", String(repeating: "A", count: 70_000) + "\r\n\r\n"] {
+        for garbage in [
+            "\u{0}\u{1}\u{2}\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "POST /api/simple HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+            String(repeating: "A", count: 70_000) + "\r\n\r\n",
+        ] {
             let socket = try Socket(port: server.port)
             socket.write(Data(garbage.utf8))
             _ = socket.isClosedByPeer(timeout: 2)

@@ -1,8 +1,9 @@
-@testable import Bindery
-@testable import BinderyServer
 import Foundation
 import Logging
 import XCTest
+
+@testable import Bindery
+@testable import BinderyServer
 
 /// The bytes of a stream as libmicrohttpd reads them, whatever the size of its
 /// buffer: an event straight from the log, or taken and written over several reads.
@@ -16,11 +17,13 @@ final class EventStreamTests: XCTestCase {
     private func writer(_ broadcast: Broadcast, prefix: String? = nil) throws -> EventStream {
         let admission = try XCTUnwrap(StreamAdmission(limit: 1).admit())
         guard let prefix else {
-            return EventStream(session: "vm/s", subscription: broadcast.subscribe(initial: []) { _ in }, admission: admission,
-                               retryMilliseconds: 1000, telemetry: telemetry)
+            return EventStream(
+                session: "vm/s", subscription: broadcast.subscribe(initial: []) { _ in }, admission: admission,
+                retryMilliseconds: 1000, telemetry: telemetry)
         }
-        return EventStream(multiplexing: ["vm/s"], subscriptions: [broadcast.subscribe(initial: [], itemPrefix: Array(prefix.utf8)) { _ in }],
-                           preamble: [], admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
+        return EventStream(
+            multiplexing: ["vm/s"], subscriptions: [broadcast.subscribe(initial: [], itemPrefix: Array(prefix.utf8)) { _ in }],
+            preamble: [], admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
     }
 
     /// Reads `writer` with a buffer of `size` bytes until it is idle: what it wrote, and how it stopped.
@@ -48,8 +51,9 @@ final class EventStreamTests: XCTestCase {
             publish(broadcast, "color", "\"green\"")
             publish(broadcast, "toast", "1", .signal)
             publish(broadcast, "color", "\"blue\"")
-            XCTAssertEqual(drain(writer, size: size).0,
-                           "id: 3\nevent: toast\ndata: 1\n\nid: 4\nevent: color\ndata: \"blue\"\n\n", "taken together, buffer of \(size)")
+            XCTAssertEqual(
+                drain(writer, size: size).0,
+                "id: 3\nevent: toast\ndata: 1\n\nid: 4\nevent: color\ndata: \"blue\"\n\n", "taken together, buffer of \(size)")
             broadcast.finish()
             XCTAssertEqual(drain(writer, size: size).0, "event: bindery.end\ndata: null\n\n")
             XCTAssertEqual(drain(writer, size: size).1, .end)
@@ -91,10 +95,13 @@ final class EventStreamTests: XCTestCase {
         for size in [4096, 64, 7, 1] {
             let first = broadcast(), second = broadcast()
             let admission = try XCTUnwrap(StreamAdmission(limit: 1).admit())
-            let stream = EventStream(multiplexing: ["vm/a", "vm/b"],
-                                     subscriptions: [first.subscribe(initial: [], itemPrefix: Array("session: vm/a\n".utf8)) { _ in },
-                                                     second.subscribe(initial: [], itemPrefix: Array("session: vm/b\n".utf8)) { _ in }],
-                                     preamble: Array("event: bindery.gone\n\n".utf8), admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
+            let stream = EventStream(
+                multiplexing: ["vm/a", "vm/b"],
+                subscriptions: [
+                    first.subscribe(initial: [], itemPrefix: Array("session: vm/a\n".utf8)) { _ in },
+                    second.subscribe(initial: [], itemPrefix: Array("session: vm/b\n".utf8)) { _ in },
+                ],
+                preamble: Array("event: bindery.gone\n\n".utf8), admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
             XCTAssertEqual(drain(stream, size: size).0, "retry: 1000\n\nevent: bindery.gone\n\n")
             publish(first, "text", "\"" + String(repeating: "a", count: 100) + "\"")
             publish(second, "text", "\"" + String(repeating: "b", count: 100) + "\"")
@@ -119,8 +126,9 @@ final class EventStreamTests: XCTestCase {
 
     func testAStreamWhoseEverySessionWasRefusedSaysSoAndEnds() throws {
         let admission = try XCTUnwrap(StreamAdmission(limit: 1).admit())
-        let stream = EventStream(multiplexing: ["vm/a"], subscriptions: [], preamble: Array("event: bindery.gone\n\n".utf8),
-                                 admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
+        let stream = EventStream(
+            multiplexing: ["vm/a"], subscriptions: [], preamble: Array("event: bindery.gone\n\n".utf8),
+            admission: admission, retryMilliseconds: 1000, telemetry: telemetry)
         XCTAssertTrue(drain(stream, size: 4096) == ("retry: 1000\n\nevent: bindery.gone\n\n", .end))
     }
 }

@@ -1,8 +1,9 @@
 import Bindery
-@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
+
+@testable import BinderyServer
 
 /// A session busy in its ViewModel must not hold up anyone else.
 final class IsolationTests: XCTestCase {
@@ -23,7 +24,7 @@ final class IsolationTests: XCTestCase {
     func testSessionsBlockedInTheirViewModelDoNotStallOtherSessions() throws {
         let server = try TestServer { $0.threads = 2 }
         let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
-        defer { gate.signal() } // whatever happens, nothing stays blocked
+        defer { gate.signal() }  // whatever happens, nothing stays blocked
         server.server.application.register("stall") { _ in StallViewModel(gate: gate, entered: entered) }
         let stalled = try (0..<4).map { _ in try server.createSession("stall") }
         let other = try server.createSession()
@@ -94,11 +95,11 @@ final class IsolationTests: XCTestCase {
         }.start()
         XCTAssertEqual(entered.wait(timeout: .now() + 5), .success)
 
-        server.server.stop() // waits its grace period, then answers what is still in flight
+        server.server.stop()  // waits its grace period, then answers what is still in flight
         XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
         let response = answer.withLock { $0 }
         XCTAssertEqual(response?.status, 503)
         XCTAssertEqual(try response?.json()["error"] as? String, "shutting_down")
-        gate.signal() // the session finishes after the daemon is gone: nothing may touch it
+        gate.signal()  // the session finishes after the daemon is gone: nothing may touch it
     }
 }

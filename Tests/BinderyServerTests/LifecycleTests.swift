@@ -1,8 +1,9 @@
 import BinderyTesting
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starting and stopping the server gives back everything it took.

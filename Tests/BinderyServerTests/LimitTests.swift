@@ -44,7 +44,7 @@ final class LimitTests: XCTestCase {
             var stream: SSEClient? = try SSEClient(port: server.port, path: "/api/simple/\(id)/events")
             XCTAssertEqual(stream?.status, 200, "round \(round)")
             XCTAssertEqual(try stream?.next(2).count, 2)
-            stream = nil // closes the socket while the stream is suspended, waiting for events
+            stream = nil  // closes the socket while the stream is suspended, waiting for events
             waitUntil("round \(round): the closed stream still holds its place", timeout: 2) { server.server.openStreams == 0 }
         }
     }

@@ -1,7 +1,8 @@
-@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
+
+@testable import BinderyServer
 
 /// What the operator reads: a line per request, per stream opened and closed
 /// (with why), per session created and disposed, per input refused; and
@@ -46,8 +47,9 @@ final class LogTests: XCTestCase {
         XCTAssertEqual(created["view_model"], "simple")
         XCTAssertEqual(created["session"], id)
         let requests = log.waitFor("request", count: 2)
-        XCTAssertEqual(requests.map { "\($0["method"]!) \($0["path"]!) \($0["status"]!)" },
-                       ["POST /api/simple 201", "POST /api/simple/{sid}/inputs/buttonTap 200"])
+        XCTAssertEqual(
+            requests.map { "\($0["method"]!) \($0["path"]!) \($0["status"]!)" },
+            ["POST /api/simple 201", "POST /api/simple/{sid}/inputs/buttonTap 200"])
         XCTAssertEqual(requests[1]["session"], id)
         XCTAssertNotNil(Double(requests[1]["ms"] ?? ""), "\(requests[1])")
         XCTAssertEqual(requests[1]["level"], "info")
@@ -69,8 +71,8 @@ final class LogTests: XCTestCase {
     func testAStreamClosedForEachReasonSaysWhich() throws {
         let log = Lines()
         let server = try server(log) {
-            $0.heartbeat = .milliseconds(20) // finds clients that left
-            $0.runtime.streamBufferBytes = 30 // any live event overflows it (the snapshot is not counted)
+            $0.heartbeat = .milliseconds(20)  // finds clients that left
+            $0.runtime.streamBufferBytes = 30  // any live event overflows it (the snapshot is not counted)
         }
         func closed(_ reason: String) -> [String: String]? {
             log.waitFor("stream closed") { $0["reason"] == reason }.first

@@ -22,17 +22,21 @@ final class MultiplexTests: XCTestCase {
         XCTAssertEqual(stream.headers["content-type"], "text/event-stream; charset=utf-8")
         // Each session's snapshot, with the ids of its own stream.
         let snapshot = try stream.next(4)
-        XCTAssertEqual(Set(snapshot.map { "\($0.session!) \($0.id!) \($0.event)" }), [
-            "simple/\(a) 1 backgroundColor", "simple/\(a) 2 buttonTitle",
-            "simple/\(b) 1 backgroundColor", "simple/\(b) 2 buttonTitle",
-        ])
+        XCTAssertEqual(
+            Set(snapshot.map { "\($0.session!) \($0.id!) \($0.event)" }),
+            [
+                "simple/\(a) 1 backgroundColor", "simple/\(a) 2 buttonTitle",
+                "simple/\(b) 1 backgroundColor", "simple/\(b) 2 buttonTitle",
+            ])
         XCTAssertEqual(stream.retry, 1000)
 
         XCTAssertEqual(try server.client.post("/api/simple/\(b)/inputs/buttonTap").status, 200)
-        XCTAssertEqual(try stream.next(2), [
-            SSEEvent(session: "simple/\(b)", id: "3", event: "backgroundColor", data: "\"blue\""),
-            SSEEvent(session: "simple/\(b)", id: "4", event: "buttonTitle", data: "\"Change to purple\""),
-        ])
+        XCTAssertEqual(
+            try stream.next(2),
+            [
+                SSEEvent(session: "simple/\(b)", id: "3", event: "backgroundColor", data: "\"blue\""),
+                SSEEvent(session: "simple/\(b)", id: "4", event: "buttonTitle", data: "\"Change to purple\""),
+            ])
         XCTAssertEqual(try server.client.post("/api/simple/\(a)/inputs/buttonTap").status, 200)
         XCTAssertEqual(try stream.next(2).map { "\($0.session!) \($0.id!)" }, ["simple/\(a) 3", "simple/\(a) 4"])
     }
@@ -44,7 +48,8 @@ final class MultiplexTests: XCTestCase {
         let stream = try open("simple/\(a)@4,messages/\(b)")
         var events: [SSEEvent] = []
         while events.filter({ $0.session == "simple/\(a)" }).count < 2 || !events.contains(where: { $0.session == "messages/\(b)" }),
-              events.count < 20, let event = try stream.next() {
+            events.count < 20, let event = try stream.next()
+        {
             events.append(event)
         }
         XCTAssertEqual(events.filter { $0.session == "simple/\(a)" }.map(\.id), ["5", "6"])
@@ -71,7 +76,7 @@ final class MultiplexTests: XCTestCase {
 
     func testAGoneSessionIsNamedInBandAndTheOthersFlow() throws {
         let a = try server.createSession()
-        let unknown = "AAAAAAAAAAAAAAAAAAAAAA" // the form of an id, of no session
+        let unknown = "AAAAAAAAAAAAAAAAAAAAAA"  // the form of an id, of no session
         let stream = try open("simple/\(unknown),nope/\(unknown),simple/\(a)")
         XCTAssertEqual(stream.status, 200)
         let gone = try stream.next(2)
@@ -111,8 +116,10 @@ final class MultiplexTests: XCTestCase {
         }
         // Nothing that cannot be a name or an id reaches the stream's session: lines.
         let forged = "simple/x%0Aevent:%20backgroundColor%0Adata:%20%22hacked%22%0A%0A"
-        for (list, code) in [("simple/", "invalid_session_id"), ("/x", "invalid_name"), ("simple/a", "invalid_session_id"),
-                             (forged, "invalid_session_id"), ("sim%0Aple/\(id)", "invalid_name")] {
+        for (list, code) in [
+            ("simple/", "invalid_session_id"), ("/x", "invalid_name"), ("simple/a", "invalid_session_id"),
+            (forged, "invalid_session_id"), ("sim%0Aple/\(id)", "invalid_name"),
+        ] {
             let response = try server.client.get("/api/streams?sessions=\(list)")
             XCTAssertEqual(response.status, 400, "\(list): \(response.text)")
             XCTAssertEqual(try response.json()["error"] as? String, code, list)
@@ -127,14 +134,14 @@ final class MultiplexTests: XCTestCase {
     func testAMultiplexedStreamCountsOnceAgainstTheLimitAndClientsLeavingGiveItBack() throws {
         let limited = try TestServer {
             $0.maxStreams = 1
-            $0.heartbeat = .milliseconds(50) // its writes find the client gone
+            $0.heartbeat = .milliseconds(50)  // its writes find the client gone
         }
         let a = try limited.createSession(), b = try limited.createSession()
         var stream: SSEClient? = try SSEClient(port: limited.port, path: "/api/streams?sessions=simple/\(a),simple/\(b)")
         XCTAssertEqual(try stream?.next(4).count, 4)
         XCTAssertEqual(limited.server.openStreams, 1)
         XCTAssertEqual(try limited.client.get("/api/streams?sessions=simple/\(a)").status, 503)
-        stream = nil // the client leaves
+        stream = nil  // the client leaves
         waitUntil("the gone client's place is given back", timeout: 5) { limited.server.openStreams == 0 }
         XCTAssertEqual(try SSEClient(port: limited.port, path: "/api/streams?sessions=simple/\(a)").status, 200)
     }

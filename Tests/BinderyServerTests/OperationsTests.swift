@@ -1,7 +1,8 @@
-@testable import BinderyServer
 import BinderyTesting
 import Foundation
 import XCTest
+
+@testable import BinderyServer
 
 /// `/metrics`, `/healthz` and `/readyz`: what an operator's scraper and probes read.
 final class OperationsTests: XCTestCase {
@@ -47,10 +48,10 @@ final class OperationsTests: XCTestCase {
         XCTAssertEqual(sample(scrape, #"bindery_sessions{view_model="messages"}"#), 0)
         XCTAssertEqual(sample(scrape, "bindery_streams_open"), 1)
         XCTAssertEqual(sample(scrape, "bindery_streams_opened_total"), 1)
-        XCTAssertEqual(sample(scrape, "bindery_events_published_total"), 4) // the snapshot's two, and the tap's two
+        XCTAssertEqual(sample(scrape, "bindery_events_published_total"), 4)  // the snapshot's two, and the tap's two
         XCTAssertEqual(sample(scrape, "bindery_events_delivered_total"), 4)
         XCTAssertGreaterThan(sample(scrape, "bindery_stream_bytes_written_total") ?? 0, 100)
-        XCTAssertGreaterThanOrEqual(sample(scrape, "bindery_connections") ?? 0, 2) // the stream's and the scrape's
+        XCTAssertGreaterThanOrEqual(sample(scrape, "bindery_connections") ?? 0, 2)  // the stream's and the scrape's
 
         XCTAssertEqual(try server.client.request("DELETE", "/api/simple/\(id)").status, 204)
         XCTAssertEqual(try stream.next()?.event, "bindery.end")
@@ -97,7 +98,10 @@ final class OperationsTests: XCTestCase {
         _ = try probe.read(count: #"{"status":"ready"}"#.utf8.count)
 
         let stopped = DispatchSemaphore(value: 0)
-        Thread { server.server.stop(); stopped.signal() }.start()
+        Thread {
+            server.server.stop()
+            stopped.signal()
+        }.start()
         waitUntil("the server drains, waiting for the busy session", timeout: 5) { !server.server.isAccepting }
         try server.client.send("GET", "/healthz", headers: [:], body: nil, on: probe)
         XCTAssertEqual(try server.client.readHead(probe).0, 200, "the process is up while it drains")

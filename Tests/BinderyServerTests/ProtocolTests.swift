@@ -42,8 +42,9 @@ final class ProtocolTests: XCTestCase {
         XCTAssertEqual(try afterTap.json()["lastEventId"] as? Int, 4)
 
         XCTAssertEqual(try server.client.get("/api/simple/\(id)/outputs/backgroundColor").text, "\"blue\"")
-        XCTAssertEqual(try server.client.get("/api/simple/\(id)").json()["outputs"] as? [String: String],
-                       ["backgroundColor": "blue", "buttonTitle": "Change to purple"])
+        XCTAssertEqual(
+            try server.client.get("/api/simple/\(id)").json()["outputs"] as? [String: String],
+            ["backgroundColor": "blue", "buttonTitle": "Change to purple"])
     }
 
     func testVoidInputAcceptsNullAndEmptyBody() throws {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BinderyServer
 
 /// How logs and metrics name a request's path.
@@ -14,8 +15,10 @@ final class RouteLabelTests: XCTestCase {
     func testAnInputsViewModelIsFoundOnlyInAnInputsPath() {
         XCTAssertEqual(RouteLabel("/api/simple/3f2a/inputs/buttonTap").inputViewModel, "simple")
         XCTAssertEqual(RouteLabel("//api/simple//3f2a/inputs/buttonTap/").inputViewModel, "simple", "empty segments are skipped, as the router skips them")
-        for path in ["/api/simple/3f2a/events", "/api/simple/3f2a/inputs", "/api/simple/3f2a/inputs/a/b",
-                     "/api/simple/3f2a/outputs/x", "/apix/simple/3f2a/inputs/a", "/", "", "/api/simple"] {
+        for path in [
+            "/api/simple/3f2a/events", "/api/simple/3f2a/inputs", "/api/simple/3f2a/inputs/a/b",
+            "/api/simple/3f2a/outputs/x", "/apix/simple/3f2a/inputs/a", "/", "", "/api/simple",
+        ] {
             XCTAssertNil(RouteLabel(path).inputViewModel, path)
         }
     }

@@ -1,6 +1,7 @@
 import ExampleApp
 import Foundation
 import XCTest
+
 @testable import BinderyServer
 
 /// The router in memory: the same app as the executable, requests made as
@@ -13,7 +14,7 @@ final class RouterTests: XCTestCase {
         var configuration = ServerConfiguration()
         configuration.databasePath = ":memory:"
         configuration.publicDirectory = TestServer.publicDirectory
-        server = ExampleApp.makeServer(configuration) // never started: no daemon, no port
+        server = ExampleApp.makeServer(configuration)  // never started: no daemon, no port
     }
 
     override func tearDown() {
@@ -22,16 +23,19 @@ final class RouterTests: XCTestCase {
     }
 
     /// `method path` from 127.0.0.1 to host `host`, with `headers` (lower-case names) and `body`.
-    private func respond(_ method: String, _ target: String, host: String = "127.0.0.1:8080", headers: [String: String] = [:],
-                         body: String = "") async -> (status: Int, headers: [String: String], json: [String: Any]) {
+    private func respond(
+        _ method: String, _ target: String, host: String = "127.0.0.1:8080", headers: [String: String] = [:],
+        body: String = ""
+    ) async -> (status: Int, headers: [String: String], json: [String: Any]) {
         let parts = target.split(separator: "?", maxSplits: 1)
         var query: [String: String] = [:]
         for pair in parts.count == 2 ? parts[1].split(separator: "&") : [] {
             let field = pair.split(separator: "=", maxSplits: 1)
             query[String(field[0])] = field.count == 2 ? String(field[1]).removingPercentEncoding : ""
         }
-        var request = Request(method: method, path: String(parts[0]), headers: headers.merging(["host": host]) { a, _ in a },
-                              body: Data(body.utf8), query: query)
+        var request = Request(
+            method: method, path: String(parts[0]), headers: headers.merging(["host": host]) { a, _ in a },
+            body: Data(body.utf8), query: query)
         request.peer = "127.0.0.1"
         let response = await server.respond(to: request)
         guard case .data(let data) = response.body else { return (response.status, [:], [:]) }

@@ -76,6 +76,7 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertEqual(problem(["8080"]), "unexpected argument '8080' (see --help)")
         XCTAssertEqual(problem(["--help"]), "help")
         XCTAssertEqual(problem(["--port", "1", "-h"]), "help")
+        XCTAssertEqual(problem(["--version"]), "version")
     }
 
     func testLoggingAndMetricsOptions() throws {
@@ -104,6 +105,23 @@ final class ServeOptionsTests: XCTestCase {
             let logLevel = text.components(separatedBy: "\n").drop { !$0.contains("--log-level") }.dropFirst().first ?? ""
             XCTAssertTrue(logLevel.contains("(default: info)"), "\(arguments): \(logLevel)")
         }
+    }
+
+    func testBinderySaysWhichBinderyItIs() throws {
+        for arguments in [["--version"], ["serve", "--version"]] {
+            let process = Process()
+            process.executableURL = ServerProcess.binderyExecutable
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
+            XCTAssertTrue(text.hasPrefix("bindery"), text)
+            XCTAssertTrue(text.hasSuffix("(Bindery \(BinderyVersion.number), protocol v1)\n"), "\(arguments): \(text)")
+        }
+        XCTAssertTrue(ServeOptions.help(command: "app").contains("--version"))
     }
 
     func testAnAppServesItsOwnViewModelAndTheClient() throws {

@@ -22,8 +22,9 @@ final class SessionAccessTests: XCTestCase {
         let token = String(cookie.dropFirst("bindery_browser=".count).prefix { $0 != ";" })
         XCTAssertEqual(token.count, 22)
         XCTAssertNil(try server.client.get("/simple.html", headers: ["Cookie": "bindery_browser=\(token)"]).header("Set-Cookie"), "it has one")
-        XCTAssertNotNil(try server.client.get("/simple.html", headers: ["Cookie": "bindery_browser=forged"]).header("Set-Cookie"),
-                        "a token the server could not have made is none")
+        XCTAssertNotNil(
+            try server.client.get("/simple.html", headers: ["Cookie": "bindery_browser=forged"]).header("Set-Cookie"),
+            "a token the server could not have made is none")
         XCTAssertNil(try server.client.get("/api").header("Set-Cookie"), "only pages set it: curl never needs it")
         // A page revalidated from the cache (304) gets it too, and its headers.
         let etag = try XCTUnwrap(first.header("ETag"))

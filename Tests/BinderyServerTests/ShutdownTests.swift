@@ -1,8 +1,9 @@
 import BinderyTesting
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGTERM under load, on the real `bindery serve` process: `script/test` runs
@@ -13,9 +14,13 @@ final class ShutdownTests: XCTestCase {
         // Leaks are looked for in the server, whatever the test process's own setting.
         var environment = ProcessInfo.processInfo.environment
         environment["ASAN_OPTIONS"] = "detect_leaks=1"
-        let server = try ServerProcess(ServerProcess.binderyExecutable, arguments: ["serve", "--port", "0", "--public-directory", TestServer.publicDirectory.path,
-                                                   "--max-connections-per-client", "1000"], // every stream comes from 127.0.0.1
-                                       environment: environment)
+        let server = try ServerProcess(
+            ServerProcess.binderyExecutable,
+            arguments: [
+                "serve", "--port", "0", "--public-directory", TestServer.publicDirectory.path,
+                "--max-connections-per-client", "1000",
+            ],  // every stream comes from 127.0.0.1
+            environment: environment)
         let client = HTTPClient(port: server.port)
         let created = try client.post("/api/simple")
         let id = try XCTUnwrap(created.json()["id"] as? String, created.text)

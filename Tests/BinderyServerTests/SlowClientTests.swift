@@ -116,7 +116,7 @@ final class SlowClientTests: XCTestCase {
     func testAStreamWhoseClientStopsReadingIsClosedAndGivesItsPlacesBack() throws {
         let server = try TestServer {
             $0.stalledStreamTimeout = .seconds(1)
-            $0.runtime.streamBufferBytes = 64 << 20 // never too far behind: only the stall can end it
+            $0.runtime.streamBufferBytes = 64 << 20  // never too far behind: only the stall can end it
             $0.runtime.maxStreamsPerSession = 1
         }
         server.server.application.register("firehose") { _ in FirehoseViewModel() }

@@ -19,17 +19,21 @@ final class StreamTests: XCTestCase {
         XCTAssertEqual(stream.headers["x-accel-buffering"], "no")
 
         let snapshot = try stream.next(2)
-        XCTAssertEqual(snapshot, [
-            SSEEvent(id: "1", event: "backgroundColor", data: "\"red\""),
-            SSEEvent(id: "2", event: "buttonTitle", data: "\"Change to blue\""),
-        ])
+        XCTAssertEqual(
+            snapshot,
+            [
+                SSEEvent(id: "1", event: "backgroundColor", data: "\"red\""),
+                SSEEvent(id: "2", event: "buttonTitle", data: "\"Change to blue\""),
+            ])
         XCTAssertEqual(stream.retry, 1000)
 
         XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
-        XCTAssertEqual(try stream.next(2), [
-            SSEEvent(id: "3", event: "backgroundColor", data: "\"blue\""),
-            SSEEvent(id: "4", event: "buttonTitle", data: "\"Change to purple\""),
-        ])
+        XCTAssertEqual(
+            try stream.next(2),
+            [
+                SSEEvent(id: "3", event: "backgroundColor", data: "\"blue\""),
+                SSEEvent(id: "4", event: "buttonTitle", data: "\"Change to purple\""),
+            ])
         XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
         XCTAssertEqual(try stream.next(2).map(\.id), ["5", "6"])
     }
@@ -43,23 +47,25 @@ final class StreamTests: XCTestCase {
 
     func testReconnectWithLastEventIDGetsOnlyWhatIsNewer() throws {
         let id = try server.createSession()
-        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 3, 4
-        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 5, 6
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 3, 4
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 5, 6
 
         let upToDate = try SSEClient(port: server.port, path: "/api/simple/\(id)/events", headers: ["Last-Event-ID": "6"])
-        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 7, 8
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 7, 8
         XCTAssertEqual(try upToDate.next(2).map(\.id), ["7", "8"], "nothing replayed, then live")
 
         let behind = try SSEClient(port: server.port, path: "/api/simple/\(id)/events", headers: ["Last-Event-ID": "5"])
-        XCTAssertEqual(try behind.next(2), [
-            SSEEvent(id: "7", event: "backgroundColor", data: "\"red\""),
-            SSEEvent(id: "8", event: "buttonTitle", data: "\"Change to blue\""),
-        ], "only each driver's latest value, not its intermediate ones")
+        XCTAssertEqual(
+            try behind.next(2),
+            [
+                SSEEvent(id: "7", event: "backgroundColor", data: "\"red\""),
+                SSEEvent(id: "8", event: "buttonTitle", data: "\"Change to blue\""),
+            ], "only each driver's latest value, not its intermediate ones")
     }
 
     func testLastEventIDOutsideTheRetainedLogGetsAResetAndTheSnapshot() throws {
         let id = try server.createSession()
-        for _ in 0..<6 { _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") } // 14 events, 8 retained
+        for _ in 0..<6 { _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") }  // 14 events, 8 retained
         for stale in ["1", "999", "garbage"] {
             let stream = try SSEClient(port: server.port, path: "/api/simple/\(id)/events", headers: ["Last-Event-ID": stale])
             let events = try stream.next(stale == "garbage" ? 2 : 3)
@@ -95,13 +101,13 @@ final class StreamTests: XCTestCase {
 extension StreamTests {
     func testLastEventIDInTheQueryResumesAndTheHeaderWins() throws {
         let id = try server.createSession()
-        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 3, 4
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 3, 4
         let byQuery = try SSEClient(port: server.port, path: "/api/simple/\(id)/events?lastEventId=3")
-        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 5, 6
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 5, 6
         XCTAssertEqual(try byQuery.next(3).map(\.id), ["4", "5", "6"])
 
         let both = try SSEClient(port: server.port, path: "/api/simple/\(id)/events?lastEventId=1", headers: ["Last-Event-ID": "6"])
-        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap") // ids 7, 8
+        _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 7, 8
         XCTAssertEqual(try both.next(2).map(\.id), ["7", "8"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import XCTest
+
 @testable import Bindery
 
 /// An output that emits a ViewModel starts a new session, and the client gets its URL.
@@ -19,7 +20,11 @@ final class ChildSessionTests: XCTestCase {
     }
 
     final class Unregistered {}
-    final class Lost { let next = PublishRelay<Void>(); let child: Signal<Unregistered>; init() { child = next.map { Unregistered() }.asSignal(onErrorSignalWith: .empty()) } }
+    final class Lost {
+        let next = PublishRelay<Void>()
+        let child: Signal<Unregistered>
+        init() { child = next.map { Unregistered() }.asSignal(onErrorSignalWith: .empty()) }
+    }
 
     private var application: Application!
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Bindery
 
 final class EventLogTests: XCTestCase {
@@ -18,11 +19,11 @@ final class EventLogTests: XCTestCase {
 
     func testReplayAfterAnIDGivesChangedDriversAndEverySignalInOrder() {
         var log = EventLog(retained: 16, format: Self.plain)
-        _ = log.append(name: "color", kind: .driver, json: json("1"))       // 1
-        let toast1 = log.append(name: "toast", kind: .signal, json: json("1")) // 2
-        _ = log.append(name: "color", kind: .driver, json: json("2"))       // 3
-        let toast2 = log.append(name: "toast", kind: .signal, json: json("2")) // 4
-        let color3 = log.append(name: "color", kind: .driver, json: json("3")) // 5
+        _ = log.append(name: "color", kind: .driver, json: json("1"))  // 1
+        let toast1 = log.append(name: "toast", kind: .signal, json: json("1"))  // 2
+        _ = log.append(name: "color", kind: .driver, json: json("2"))  // 3
+        let toast2 = log.append(name: "toast", kind: .signal, json: json("2"))  // 4
+        let color3 = log.append(name: "color", kind: .driver, json: json("3"))  // 5
         XCTAssertEqual(log.replay(after: 1), .events([toast1, toast2, color3]))
         XCTAssertEqual(log.replay(after: 4), .events([color3]))
         XCTAssertEqual(log.replay(after: 5), .events([]))
@@ -39,25 +40,28 @@ final class EventLogTests: XCTestCase {
 
     func testUnreadIsEachChangedDriversLatestAndEverySignalOrNilOnceASignalIsForgotten() {
         var log = EventLog(retained: 3, format: Self.plain)
-        let title = log.append(name: "title", kind: .driver, json: json("1"))   // 1
-        let toast = log.append(name: "toast", kind: .signal, json: json("1"))   // 2
-        _ = log.append(name: "color", kind: .driver, json: json("1"))           // 3
-        let color = log.append(name: "color", kind: .driver, json: json("2"))   // 4
+        let title = log.append(name: "title", kind: .driver, json: json("1"))  // 1
+        let toast = log.append(name: "toast", kind: .signal, json: json("1"))  // 2
+        _ = log.append(name: "color", kind: .driver, json: json("1"))  // 3
+        let color = log.append(name: "color", kind: .driver, json: json("2"))  // 4
         XCTAssertEqual(log.unread(after: 4), [])
         XCTAssertEqual(log.unread(after: 3), [color])
         XCTAssertEqual(log.unread(after: 1), [toast, color])
         XCTAssertEqual(log.unread(after: 0), [title, toast, color], "title is forgotten but is its driver's latest")
-        _ = log.append(name: "color", kind: .driver, json: json("3"))           // 5: the toast is forgotten
+        _ = log.append(name: "color", kind: .driver, json: json("3"))  // 5: the toast is forgotten
         XCTAssertNil(log.unread(after: 1))
         XCTAssertEqual(log.unread(after: 2), [log.latest("color")!])
     }
 
     func testEachEventIsEncodedOnceWithTheApplicationsEncoder() {
         let calls = Counter()
-        var log = EventLog(retained: 4, format: EventWireFormat(event: { id, name, json in
-            calls.increment()
-            return Array("\(id) \(name) ".utf8) + json
-        }, reset: { _ in [] }, end: []))
+        var log = EventLog(
+            retained: 4,
+            format: EventWireFormat(
+                event: { id, name, json in
+                    calls.increment()
+                    return Array("\(id) \(name) ".utf8) + json
+                }, reset: { _ in [] }, end: []))
         let event = log.append(name: "backgroundColor", kind: .driver, json: json("\"blue\""))
         XCTAssertEqual(String(decoding: event.encoded, as: UTF8.self), "1 backgroundColor \"blue\"")
         _ = log.snapshot

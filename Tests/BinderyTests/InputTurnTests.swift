@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Bindery
 
 /// An input's turn answers its client before it wakes the session's readers.
@@ -49,7 +50,7 @@ final class InputTurnTests: XCTestCase {
             answered.fulfill()
         }
         await fulfillment(of: [answered], timeout: 5)
-        _ = try await session.snapshot() // a later turn: every wake of the input's turn has happened
+        _ = try await session.snapshot()  // a later turn: every wake of the input's turn has happened
         XCTAssertEqual(journal.read, ["answered at 4", "woken"], "answered first, then one wake for both events")
         XCTAssertEqual(feed.take(into: &items), .items)
         XCTAssertEqual(items.compactMap { if case .event(let event) = $0 { event.name } else { nil } }, ["count", "label"])

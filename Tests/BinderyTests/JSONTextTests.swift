@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Bindery
 
 /// The direct JSON writer must write exactly what `JSONEncoder.bindery` writes.
@@ -9,8 +10,10 @@ final class JSONTextTests: XCTestCase {
     }
 
     func testStringsAreQuotedAsJSONEncoderQuotesThem() throws {
-        let strings = ["", "plain", "with \"quotes\"", "back\\slash", "a/b", "tab\tnew\nline\rcr", "\u{8}\u{C}", "\u{0}\u{1}\u{1F}\u{7F}",
-                       "é, ü, 漢字, 🎨", "\u{2028}\u{2029}", "</script>", String(repeating: "x", count: 1_000)]
+        let strings = [
+            "", "plain", "with \"quotes\"", "back\\slash", "a/b", "tab\tnew\nline\rcr", "\u{8}\u{C}", "\u{0}\u{1}\u{1F}\u{7F}",
+            "é, ü, 漢字, 🎨", "\u{2028}\u{2029}", "</script>", String(repeating: "x", count: 1_000),
+        ]
         for string in strings {
             XCTAssertEqual(String(decoding: JSONText.quoted(string), as: UTF8.self), try encoded(string), "\(string.debugDescription)")
         }
@@ -33,8 +36,14 @@ final class JSONTextTests: XCTestCase {
         XCTAssertNil(JSONText.primitiveEncoding(for: Double.self), "floating point goes through JSONEncoder")
     }
 
-    private enum Color: String, Codable { case red, blue = "bl\"ue/\n" }
-    private enum Level: Int, Codable { case low = -3, high = 7 }
+    private enum Color: String, Codable {
+        case red
+        case blue = "bl\"ue/\n"
+    }
+    private enum Level: Int, Codable {
+        case low = -3
+        case high = 7
+    }
     private struct Wrapper: Encodable {
         let value: String
         func encode(to encoder: Encoder) throws {
@@ -110,9 +119,11 @@ final class JSONTextTests: XCTestCase {
     }
 
     func testASnapshotIsCompactJSONWithItsOutputsInOrder() throws {
-        let snapshot = Snapshot(sessionID: "a\"b", viewModel: "simple", lastEventID: 7,
-                                outputs: [("backgroundColor", Data("\"blue\"".utf8)), ("title", Data("null".utf8))])
-        XCTAssertEqual(String(decoding: snapshot.json, as: UTF8.self),
-                       #"{"id":"a\"b","viewModel":"simple","lastEventId":7,"outputs":{"backgroundColor":"blue","title":null}}"#)
+        let snapshot = Snapshot(
+            sessionID: "a\"b", viewModel: "simple", lastEventID: 7,
+            outputs: [("backgroundColor", Data("\"blue\"".utf8)), ("title", Data("null".utf8))])
+        XCTAssertEqual(
+            String(decoding: snapshot.json, as: UTF8.self),
+            #"{"id":"a\"b","viewModel":"simple","lastEventId":7,"outputs":{"backgroundColor":"blue","title":null}}"#)
     }
 }

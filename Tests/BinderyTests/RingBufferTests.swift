@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Bindery
 
 final class RingBufferTests: XCTestCase {
@@ -14,7 +15,7 @@ final class RingBufferTests: XCTestCase {
 
     func testTheLastFewAreWalkedOldestFirstAcrossTheWrap() {
         var ring = RingBuffer<Int>(capacity: 4)
-        for value in 1...6 { ring.append(value) } // storage wraps: [5, 6, 3, 4]
+        for value in 1...6 { ring.append(value) }  // storage wraps: [5, 6, 3, 4]
         for (last, expected) in [(0, []), (1, [6]), (3, [4, 5, 6]), (4, [3, 4, 5, 6]), (99, [3, 4, 5, 6])] {
             var walked: [Int] = []
             ring.forEach(last: last) { walked.append($0) }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Bindery
 
 /// A subscriber's coalescing feed of a session's events: a position in its broadcast.

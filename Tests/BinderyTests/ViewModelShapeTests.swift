@@ -1,10 +1,14 @@
 import Foundation
 import XCTest
+
 @testable import Bindery
 
 /// The three ViewModel shapes of DESIGN §4 run without routing or JSON code.
 final class ViewModelShapeTests: XCTestCase {
-    struct Draft: Codable, Equatable { let title: String; let count: Int }
+    struct Draft: Codable, Equatable {
+        let title: String
+        let count: Int
+    }
 
     /// RxMVVM: inputs and outputs as properties.
     final class PropertyViewModel {
@@ -39,8 +43,14 @@ final class ViewModelShapeTests: XCTestCase {
 
     /// Single-method binding.
     final class BindingViewModel: ViewModelBinding {
-        struct Input: Decodable { let amount: Signal<Int>; let clear: Observable<Void> }
-        struct Output { let total: Driver<Int>; let disposable: Disposable }
+        struct Input: Decodable {
+            let amount: Signal<Int>
+            let clear: Observable<Void>
+        }
+        struct Output {
+            let total: Driver<Int>
+            let disposable: Disposable
+        }
         func bind(_ input: Input) -> Output {
             let total = Observable.merge(input.amount.asObservable().map { Optional($0) }, input.clear.map { nil })
                 .scan(0) { sum, amount in amount.map { sum + $0 } ?? 0 }
@@ -172,7 +182,10 @@ final class ViewModelShapeTests: XCTestCase {
 
 final class JSONSchemaTests: XCTestCase {
     enum Mood: String, Codable, CaseIterable { case calm, busy }
-    struct Address: Codable { let city: String; let zip: Int? }
+    struct Address: Codable {
+        let city: String
+        let zip: Int?
+    }
     struct Profile: Codable {
         let name: String
         let age: Int
@@ -235,12 +248,18 @@ final class DeclaredOutputTests: XCTestCase {
 /// Services: made once, on first use, a factory may use another.
 final class ServicesTests: XCTestCase {
     final class Database: Sendable {}
-    final class Store: Sendable { let database: Database; init(_ database: Database) { self.database = database } }
+    final class Store: Sendable {
+        let database: Database
+        init(_ database: Database) { self.database = database }
+    }
 
     func testAServiceIsMadeOnceOnFirstUseAndMayUseAnother() throws {
         let services = Services()
         let made = Locked(0)
-        services.register(Database.self) { _ in made.withLock { $0 += 1 }; return Database() }
+        services.register(Database.self) { _ in
+            made.withLock { $0 += 1 }
+            return Database()
+        }
         services.register(Store.self) { services in Store(try services.get(Database.self)) }
         XCTAssertEqual(made.withLock { $0 }, 0)
         let store = try services.get(Store.self)

@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The currency example through the exhaustive test store. One tick is a
@@ -35,7 +36,7 @@ final class CurrencyViewModelTests: XCTestCase {
         let store = try ViewModelTestStore(scheduler: TestScheduler(initialClock: 0, resolution: 0.001)) { scheduler in
             CurrencyViewModel(service: ServiceProvider(scheduler: scheduler, latency: .milliseconds(100)).currencyService)
         }
-        store.finish() // nothing before a reload
+        store.finish()  // nothing before a reload
         return store
     }
 
@@ -53,7 +54,9 @@ final class CurrencyViewModelTests: XCTestCase {
     }
 
     /// Waits `delay` ms, selects `code` and receives its detail at `rate`.
-    private func selectCurrency(_ code: String, _ store: ViewModelTestStore, after delay: TestTime, showsRate rate: Double, file: StaticString = #filePath, line: UInt = #line) {
+    private func selectCurrency(
+        _ code: String, _ store: ViewModelTestStore, after delay: TestTime, showsRate rate: Double, file: StaticString = #filePath, line: UInt = #line
+    ) {
         store.advance(by: delay)
         store.send("selectCurrency", code, file: file, line: line)
         store.receive("showCurrencyDetail", CurrencyRate(currency: code, rate: rate), file: file, line: line)
@@ -62,7 +65,7 @@ final class CurrencyViewModelTests: XCTestCase {
     func testReloadLoadsTheRatesSortedByCode() throws {
         let store = try makeStore()
         reloadAndReceiveTheRates(store, after: 100)
-        store.assertNothingMoreArrives() // no error, no detail, nothing more
+        store.assertNothingMoreArrives()  // no error, no detail, nothing more
     }
 
     func testSelectCurrencyShowsItsRate() throws {
@@ -76,11 +79,11 @@ final class CurrencyViewModelTests: XCTestCase {
     func testSelectingAnUnknownCodeShowsNothing() throws {
         let store = try makeStore()
         store.advance(by: 50)
-        store.send("selectCurrency", "USD") // no rates yet
+        store.send("selectCurrency", "USD")  // no rates yet
         reloadAndReceiveTheRates(store, after: 50)
 
         store.advance(by: 100)
-        store.send("selectCurrency", "XXX") // no such currency
+        store.send("selectCurrency", "XXX")  // no such currency
         store.finish()
         selectCurrency("GBP", store, after: 100, showsRate: 0.8634)
         store.assertNothingMoreArrives()
@@ -90,8 +93,8 @@ final class CurrencyViewModelTests: XCTestCase {
         let store = try makeStore()
         reload(store, after: 100)
         reload(store, after: 50)
-        store.letTheServiceAnswer(in: 100) // nothing at 249: the first fetch, due at 200, was dropped
+        store.letTheServiceAnswer(in: 100)  // nothing at 249: the first fetch, due at 200, was dropped
         store.receive("currencies", rates)
-        store.assertNothingMoreArrives() // no error, and the dropped fetch never answers
+        store.assertNothingMoreArrives()  // no error, and the dropped fetch never answers
     }
 }

@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The home example through the exhaustive test store, its subjects named as
@@ -43,7 +44,7 @@ final class HomeViewModelTests: XCTestCase {
                 mode: AlbumServiceMode(latencyMilliseconds: 300, failure: failure)
             )
         }
-        store.finish() // nothing before a request
+        store.finish()  // nothing before a request
         return store
     }
 
@@ -77,21 +78,21 @@ final class HomeViewModelTests: XCTestCase {
         let store = try makeStore()
         requestDataAndAwaitTheAnswer(store, after: 100)
         receiveAlbumsAndTracks(store)
-        store.assertNothingMoreArrives() // no error
+        store.assertNothingMoreArrives()  // no error
     }
 
     func testAnInternetFailureEmitsAnInternetError() throws {
         let store = try makeStore(failure: "internet")
         requestDataAndAwaitTheAnswer(store, after: 100)
         receiveError(offline, store)
-        store.assertNothingMoreArrives() // no albums, no tracks
+        store.assertNothingMoreArrives()  // no albums, no tracks
     }
 
     func testAServerFailureEmitsTheServersMessage() throws {
         let store = try makeStore(failure: "server")
         requestDataAndAwaitTheAnswer(store, after: 100)
         receiveError(maintenance, store)
-        store.assertNothingMoreArrives() // no albums, no tracks
+        store.assertNothingMoreArrives()  // no albums, no tracks
     }
 
     func testRequestingAgainAfterAFailureStillFails() throws {
@@ -101,7 +102,7 @@ final class HomeViewModelTests: XCTestCase {
 
         requestDataAndAwaitTheAnswer(store, after: 100)
         receiveError(offline, store)
-        store.assertNothingMoreArrives() // no albums, no tracks
+        store.assertNothingMoreArrives()  // no albums, no tracks
     }
 
     func testRequestingTwiceKeepsOnlyTheLatestResultAndLoadingStaysTrueUntilItArrives() throws {
@@ -113,6 +114,6 @@ final class HomeViewModelTests: XCTestCase {
         store.finish()
         store.letTheServiceAnswer(in: 100)
         receiveAlbumsAndTracks(store)
-        store.assertNothingMoreArrives() // one result only, and no error
+        store.assertNothingMoreArrives()  // one result only, and no error
     }
 }

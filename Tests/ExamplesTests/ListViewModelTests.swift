@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The navigation example through the exhaustive test store: the list's items
@@ -32,7 +33,10 @@ final class ListViewModelTests: XCTestCase {
 
     /// Opens `detail` in a store of its own, as the server opens it in a session,
     /// and asserts that it shows `title` and `content` at once, and nothing else.
-    private func assertShows(_ detail: DetailViewModel?, title: String, content: String, at time: TestTime, on scheduler: TestScheduler, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertShows(
+        _ detail: DetailViewModel?, title: String, content: String, at time: TestTime, on scheduler: TestScheduler, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         guard let detail else { return XCTFail("no detail was presented", file: file, line: line) }
         let store = try ViewModelTestStore { _ in detail }
         store.receive("title", title, file: file, line: line)
@@ -50,7 +54,7 @@ final class ListViewModelTests: XCTestCase {
         XCTAssertEqual(events(of: viewModel.items, on: store.scheduler), [.next(0, ItemService().items()), .completed(0)])
 
         store.advance(by: 1_000)
-        store.finish() // nothing presented, and the items are not sent again
+        store.finish()  // nothing presented, and the items are not sent again
     }
 
     func testSelectItemPresentsItsDetail() throws {
@@ -62,7 +66,7 @@ final class ListViewModelTests: XCTestCase {
         store.receive("items", ItemService().items())
 
         store.advance(by: 200)
-        store.finish() // nothing is presented before a selection
+        store.finish()  // nothing is presented before a selection
         store.send("selectItem", 3)
         store.receive("presentDetailViewModel", ["viewModel": "DetailViewModel"])
         XCTAssertEqual(presented.count, 1)
@@ -72,7 +76,8 @@ final class ListViewModelTests: XCTestCase {
         store.send("selectItem", 5)
         store.receive("presentDetailViewModel", ["viewModel": "DetailViewModel"])
         XCTAssertEqual(presented.count, 2)
-        try assertShows(presented.last, title: "Schedulers", content: "Where and when work runs; TestScheduler runs it in virtual time.", at: 300, on: store.scheduler)
+        try assertShows(
+            presented.last, title: "Schedulers", content: "Where and when work runs; TestScheduler runs it in virtual time.", at: 300, on: store.scheduler)
 
         store.advance(by: 1_000)
         store.finish()
@@ -87,6 +92,6 @@ final class ListViewModelTests: XCTestCase {
         store.send("selectItem", 0)
 
         store.advance(by: 1_000)
-        store.finish() // nothing presented
+        store.finish()  // nothing presented
     }
 }

@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The message composer through the exhaustive test store. One tick is a
@@ -63,14 +64,14 @@ final class MessageListViewModelTests: XCTestCase {
         store.receive("canSend", false)
         store.receive("isSending", false)
         store.receive("canSend", false)
-        store.assertNothingMoreArrives() // no error
+        store.assertNothingMoreArrives()  // no error
     }
 
     func testSendingAnEmptyDraftShowsTheError() throws {
         let store = try makeStore()
         tapSendAndAwaitTheAnswer(store, after: 200)
         receiveTheLengthError(store, canSend: false)
-        store.assertNothingMoreArrives() // no message, and the draft stays empty
+        store.assertNothingMoreArrives()  // no message, and the draft stays empty
     }
 
     func testSendingATooLongDraftShowsTheErrorAndKeepsTheDraft() throws {
@@ -78,8 +79,8 @@ final class MessageListViewModelTests: XCTestCase {
         let store = try makeStore()
         typeDraft(tooLong, store, after: 100)
         tapSendAndAwaitTheAnswer(store, after: 100)
-        receiveTheLengthError(store, canSend: true) // the draft is still there to send again
-        store.assertNothingMoreArrives() // no message, and the draft is not cleared
+        receiveTheLengthError(store, canSend: true)  // the draft is still there to send again
+        store.assertNothingMoreArrives()  // no message, and the draft is not cleared
     }
 
     func testSendTapWhileSendingIsIgnored() throws {
@@ -89,14 +90,14 @@ final class MessageListViewModelTests: XCTestCase {
         store.advance(by: 40)
         store.send("editText", "World")
         store.receive("draft", "World")
-        store.receive("canSend", false) // still sending
+        store.receive("canSend", false)  // still sending
         store.advance(by: 10)
-        store.send("sendTap") // ignored: "Hello" is on its way
+        store.send("sendTap")  // ignored: "Hello" is on its way
         store.letTheServiceAnswer(in: 50)
         store.receive("messages", [Message(id: 1, text: "Hello")])
         // What was typed while "Hello" was on its way stays in the field.
         store.receive("isSending", false)
         store.receive("canSend", true)
-        store.assertNothingMoreArrives() // one message only, and no error
+        store.assertNothingMoreArrives()  // one message only, and no error
     }
 }

@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The profile example through the exhaustive test store. One tick is a
@@ -23,7 +24,7 @@ final class ProfileViewModelTests: XCTestCase {
     /// A profile of `userID` whose services answer after 100 ms, its user loaded.
     private func makeStore(userID: Int, name: String, followers: Int) throws -> ViewModelTestStore {
         let store = try makeLoadingStore(userID: userID)
-        store.letTheServiceAnswer(in: 100) // the user is on the way
+        store.letTheServiceAnswer(in: 100)  // the user is on the way
         receiveUser(store, name: name, followers: followers, isFollowing: false, buttonTitle: "Follow")
         return store
     }
@@ -50,7 +51,7 @@ final class ProfileViewModelTests: XCTestCase {
 
     func testLoadsTheUser() throws {
         let store = try makeStore(userID: 1, name: "Ada Lovelace", followers: 1815)
-        store.assertNothingMoreArrives() // no error, nothing more
+        store.assertNothingMoreArrives()  // no error, nothing more
     }
 
     func testFollowTapFollowsAndTheNextOneUnfollows() throws {
@@ -60,7 +61,7 @@ final class ProfileViewModelTests: XCTestCase {
 
         tapFollowAndAwaitTheAnswer(store, after: 100)
         receiveUser(store, name: "Ada Lovelace", followers: 1815, isFollowing: false, buttonTitle: "Follow")
-        store.assertNothingMoreArrives() // no error
+        store.assertNothingMoreArrives()  // no error
     }
 
     func testFollowingAUserWhoRefusesFollowersShowsTheError() throws {
@@ -68,13 +69,13 @@ final class ProfileViewModelTests: XCTestCase {
         tapFollowAndAwaitTheAnswer(store, after: 100)
         store.receive("errorMessage", "Private Account does not accept new followers.")
         store.receive("isLoading", false)
-        store.assertNothingMoreArrives() // the profile is unchanged: nothing is sent again
+        store.assertNothingMoreArrives()  // the profile is unchanged: nothing is sent again
     }
 
     func testTapsWhileLoadingAreIgnored() throws {
         let store = try makeLoadingStore(userID: 1)
         store.advance(by: 50)
-        store.send("followTap") // ignored: the user is still loading
+        store.send("followTap")  // ignored: the user is still loading
         store.letTheServiceAnswer(in: 50)
         receiveUser(store, name: "Ada Lovelace", followers: 1815, isFollowing: false, buttonTitle: "Follow")
 
@@ -82,9 +83,9 @@ final class ProfileViewModelTests: XCTestCase {
         store.send("followTap")
         store.receive("isLoading", true)
         store.advance(by: 50)
-        store.send("followTap") // ignored: the follow sent at 200 is still on its way
+        store.send("followTap")  // ignored: the follow sent at 200 is still on its way
         store.letTheServiceAnswer(in: 50)
         receiveUser(store, name: "Ada Lovelace", followers: 1816, isFollowing: true, buttonTitle: "Unfollow")
-        store.assertNothingMoreArrives() // neither ignored tap follows or unfollows later, and no error
+        store.assertNothingMoreArrives()  // neither ignored tap follows or unfollows later, and no error
     }
 }

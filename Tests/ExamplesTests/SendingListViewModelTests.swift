@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The "ViewModel done right" example, every output accounted for in order:
@@ -25,7 +26,7 @@ final class SendingListViewModelTests: XCTestCase {
         store.send("addItem", "first")
         store.receive("canSend", true)
         store.receive("pending", [Outgoing(id: 1, text: "first")])
-        store.send("addItem", "  ") // blank: nothing changes
+        store.send("addItem", "  ")  // blank: nothing changes
         store.send("addItem", "second")
         store.receive("canSend", true)
         store.receive("pending", [Outgoing(id: 1, text: "first"), Outgoing(id: 2, text: "second")])
@@ -40,10 +41,10 @@ final class SendingListViewModelTests: XCTestCase {
         store.receive("canSend", false)
         store.receive("isSending", true)
         store.advance(by: 100)
-        store.receive("canSend", false) // the list emptied
+        store.receive("canSend", false)  // the list emptied
         store.receive("pending", [Outgoing]())
         store.receive("sent", [Outgoing(id: 2, text: "second"), Outgoing(id: 3, text: "third")])
-        store.receive("canSend", false) // no longer executing, and nothing to send
+        store.receive("canSend", false)  // no longer executing, and nothing to send
         store.receive("isSending", false)
     }
 
@@ -57,7 +58,7 @@ final class SendingListViewModelTests: XCTestCase {
         store.receive("isSending", true)
         store.advance(by: 100)
         store.receive("errorMessage", "The database refused “please reject me”.")
-        store.receive("canSend", true) // the item is still there to send again
+        store.receive("canSend", true)  // the item is still there to send again
         store.receive("isSending", false)
     }
 

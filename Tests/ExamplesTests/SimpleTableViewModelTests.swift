@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The single-method binding article's table through the exhaustive test store,
@@ -25,7 +26,9 @@ final class SimpleTableViewModelTests: XCTestCase {
     }
 
     /// Waits `delay` ms, selects item `id` and receives `content` shown for it.
-    private func selectItem(_ id: Int, _ store: ViewModelTestStore, after delay: TestTime, shows content: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func selectItem(
+        _ id: Int, _ store: ViewModelTestStore, after delay: TestTime, shows content: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         store.advance(by: delay)
         store.send("selectItem", id, file: file, line: line)
         store.receive("showItemContent", content, file: file, line: line)
@@ -34,10 +37,10 @@ final class SimpleTableViewModelTests: XCTestCase {
     func testFetchItemsLoadsTheItems() throws {
         let store = try makeStore()
         store.advance(by: 100)
-        store.finish() // nothing until fetched
+        store.finish()  // nothing until fetched
         store.send("fetchItems")
         store.receive("items", ItemService().items())
-        store.assertNothingMoreArrives() // no content shown
+        store.assertNothingMoreArrives()  // no content shown
     }
 
     func testSelectItemShowsTheItemsContent() throws {
@@ -52,7 +55,7 @@ final class SimpleTableViewModelTests: XCTestCase {
         let store = try makeStore()
         fetchItems(store, after: 100)
         store.advance(by: 100)
-        store.send("selectItem", 42) // no such item
+        store.send("selectItem", 42)  // no such item
         selectItem(2, store, after: 100, shows: "Both an observer and an observable; relays never terminate.")
         store.assertNothingMoreArrives()
     }
@@ -60,7 +63,7 @@ final class SimpleTableViewModelTests: XCTestCase {
     func testSelectingBeforeFetchingShowsNothing() throws {
         let store = try makeStore()
         store.advance(by: 50)
-        store.send("selectItem", 1) // no items yet
+        store.send("selectItem", 1)  // no items yet
         fetchItems(store, after: 50)
         selectItem(4, store, after: 100, shows: "Shared, not replaying, never failing: events for the View.")
         store.assertNothingMoreArrives()

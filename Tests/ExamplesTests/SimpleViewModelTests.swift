@@ -1,6 +1,7 @@
 import BinderyRx
 import BinderyRxTest
 import XCTest
+
 @testable import Examples
 
 final class SimpleViewModelTests: XCTestCase {
@@ -24,17 +25,21 @@ final class SimpleViewModelTests: XCTestCase {
 
         scheduler.start()
 
-        XCTAssertEqual(backgroundColor.events, [
-            .next(0, .red),
-            .next(10, .blue),
-            .next(20, .purple),
-            .next(30, .red),
-        ])
-        XCTAssertEqual(buttonTitle.events, [
-            .next(0, "Change to blue"),
-            .next(10, "Change to purple"),
-            .next(20, "Change to red"),
-            .next(30, "Change to blue"),
-        ])
+        XCTAssertEqual(
+            backgroundColor.events,
+            [
+                .next(0, .red),
+                .next(10, .blue),
+                .next(20, .purple),
+                .next(30, .red),
+            ])
+        XCTAssertEqual(
+            buttonTitle.events,
+            [
+                .next(0, "Change to blue"),
+                .next(10, "Change to purple"),
+                .next(20, "Change to red"),
+                .next(30, "Change to blue"),
+            ])
     }
 }

@@ -2,6 +2,7 @@ import BinderyRx
 import BinderyRxTest
 import BinderyTest
 import XCTest
+
 @testable import Examples
 
 /// The exhaustive test store on the examples, and its own failure reports.

@@ -2,6 +2,7 @@ import BinderyDatabase
 import BinderyTest
 import Foundation
 import XCTest
+
 @testable import Todo
 
 /// The todo list in virtual time, on an in-memory database: every input, the
@@ -76,7 +77,7 @@ final class TodoListViewModelTests: XCTestCase {
         vm.receive("items", [item(2, "b", at: 0), item(1, "a", at: 1), item(3, "c", at: 2)])
         vm.send("moveUp", 1)
         vm.receive("items", [item(1, "a", at: 0), item(2, "b", at: 1), item(3, "c", at: 2)])
-        vm.send("moveUp", 1) // already first: the same order, written again
+        vm.send("moveUp", 1)  // already first: the same order, written again
         vm.receive("items", [item(1, "a", at: 0), item(2, "b", at: 1), item(3, "c", at: 2)])
 
         vm.send("rename", TodoListViewModel.Rename(id: 2, title: "bee"))
@@ -114,14 +115,16 @@ final class TodoListViewModelTests: XCTestCase {
         let first = try makeStore(), second = try makeStore()
         let store = self.store!
         let other = try ViewModelTestStore { _ in try TodoListViewModel(list: "work", store: store) }
-        first.skipReceived(); second.skipReceived(); other.skipReceived()
+        first.skipReceived()
+        second.skipReceived()
+        other.skipReceived()
         first.send("add", "shared")
         second.receive("items", [item(1, "shared", at: 0)])
         second.receive("remaining", 1)
         second.receive("remainingText", "1 item left")
         second.receive("isEmpty", false)
         first.skipReceived()
-        other.finish() // nothing reached the other list
+        other.finish()  // nothing reached the other list
     }
 
     func testEditingAnItemIsAChildScreenThatSavesAValidTitle() throws {

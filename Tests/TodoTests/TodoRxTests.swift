@@ -2,6 +2,7 @@ import BinderyDatabase
 import BinderyRx
 import BinderyRxTest
 import XCTest
+
 @testable import Todo
 
 /// The todo list the RxTest way: hot inputs at virtual times, recorded outputs.
@@ -30,13 +31,17 @@ final class TodoRxTests: XCTestCase {
 
         scheduler.start()
 
-        XCTAssertEqual(remaining.events, [
-            .next(0, "0 items left"), .next(10, "1 item left"), .next(30, "2 items left"), .next(40, "1 item left"),
-        ])
+        XCTAssertEqual(
+            remaining.events,
+            [
+                .next(0, "0 items left"), .next(10, "1 item left"), .next(30, "2 items left"), .next(40, "1 item left"),
+            ])
         XCTAssertEqual(canClear.events, [.next(0, false), .next(40, true), .next(50, false)])
         XCTAssertEqual(errors.events, [.next(20, "a todo needs a title")])
-        XCTAssertEqual(titles.events, [
-            .next(0, []), .next(10, ["milk"]), .next(30, ["milk", "bread"]), .next(40, ["milk", "bread"]), .next(50, ["bread"]),
-        ])
+        XCTAssertEqual(
+            titles.events,
+            [
+                .next(0, []), .next(10, ["milk"]), .next(30, ["milk", "bread"]), .next(40, ["milk", "bread"]), .next(50, ["bread"]),
+            ])
     }
 }

@@ -22,13 +22,22 @@ def button_text(browser):
 
 def test_index_lists_the_catalog(server, browser):
     import requests
-    names = [vm["name"] for vm in requests.get(server.api(), timeout=5).json()["viewModels"]]
+    catalog = requests.get(server.api(), timeout=5).json()["viewModels"]
+    names = [vm["name"] for vm in catalog]
+    # A ViewModel another's output opens is a child screen: its page needs the session the parent made.
+    parents = {output["schema"]["x-bindery-view-model"]: vm["name"] for vm in catalog for output in vm["outputs"]
+               if "x-bindery-view-model" in output.get("schema", {})}
+    assert parents == {"detail": "list", "todo-edit": "todos"}
     browser.get(server.url + "/")
     wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".catalog li a.inspect")) == len(names))
     for name in names:
         item = browser.find_element(By.CSS_SELECTOR, f"[data-view-model='{name}']")
         assert item.find_element(By.CSS_SELECTOR, "a.inspect").get_attribute("href").endswith(f"/_bindery/v1/inspector.html?vm={name}")
-        assert item.find_element(By.CSS_SELECTOR, "a.page").get_attribute("href").endswith(f"/{name}.html"), f"{name} has a page"
+        if name in parents:
+            assert not item.find_elements(By.CSS_SELECTOR, "a.page"), f"{name} is opened from {parents[name]}, not alone"
+            assert item.find_element(By.CSS_SELECTOR, ".opened-from a").get_attribute("href").endswith(f"/{parents[name]}.html")
+        else:
+            assert item.find_element(By.CSS_SELECTOR, "a.page").get_attribute("href").endswith(f"/{name}.html"), f"{name} has a page"
     simple = browser.find_element(By.CSS_SELECTOR, "[data-view-model='simple']")
     assert "Color cycling" in simple.text
     assert [c.text for c in simple.find_elements(By.CSS_SELECTOR, ".chip.in")] == ["buttonTap"]

@@ -45,6 +45,25 @@ def test_a_page_recovers_by_itself_when_the_server_restarts(restartable_server, 
     assert browser.execute_script("return window.bindery.transport") == browser.transport
 
 
+def test_the_recovery_notice_leaves_the_heading_in_view_and_goes_by_itself(restartable_server, browser):
+    server = restartable_server
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    old = session_id(browser)
+    server.restart()
+    wait(browser, lambda b: session_id(b) not in (None, old) and page_state(b) == "open", timeout=20)
+    assert "started a new one" in (notice(browser) or "")
+    overlap = browser.execute_script("""
+        const a = document.querySelector('[data-bindery-notice]').getBoundingClientRect();
+        const b = document.querySelector('header').getBoundingClientRect();
+        const c = document.querySelector('#change').getBoundingClientRect();
+        const meets = (r) => !(a.right <= r.left || r.right <= a.left || a.bottom <= r.top || r.bottom <= a.top);
+        return meets(b) || meets(c)""")
+    assert not overlap, "the notice covers the page's header or its button"
+    # It needs nothing from the reader: it goes by itself once read.
+    wait(browser, lambda b: notice(b) is None, timeout=15)
+
+
 def test_an_input_made_while_the_server_is_down_is_delivered_when_it_is_back(restartable_server, each_transport):
     browser, server = each_transport, restartable_server
     browser.get(server.url + "/simple.html")
@@ -91,13 +110,25 @@ def test_a_refused_create_shows_the_servers_message():
         assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-connection]").text == "failed"
         assert "already runs 1 sessions" in (notice(browser) or "")
         assert "?session=" not in browser.current_url
-        # A page with [data-bindery-errors] shows it there.
+        # A refusal that may pass (the server is full) is said once, in the notice, with a way to try again.
         browser.get(server.url + "/messages.html")
-        wait(browser, lambda b: "already runs 1 sessions" in b.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text)
+        wait(browser, lambda b: "already runs 1 sessions" in (notice(b) or ""))
         assert page_state(browser) == "failed"
+        assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text == "", "said once"
+        assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-notice] button").text == "Try again"
+        assert not browser.find_element(By.ID, "text").is_enabled(), "nothing typed there could go anywhere"
         # Inputs have nowhere to go: they are refused where the page can see it.
         browser.execute_script("window.bindery.send('editText', 'x').catch((e) => (window.refused = e.message))")
         wait(browser, lambda b: b.execute_script("return window.refused") == "this page has no session")
     finally:
         browser.quit()
         stop_server(server)
+
+
+def test_a_page_whose_parameters_are_refused_says_so_once_and_holds_its_controls(server, browser):
+    browser.get(server.url + "/todos.html?list=bad%20list!")
+    wait(browser, lambda b: page_state(b) == "failed")
+    errors = browser.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text
+    assert errors.startswith("This page cannot start:") and "list" in errors, errors
+    assert notice(browser) is None, "said once, where the page shows errors: asking again would not help"
+    assert not browser.find_element(By.CSS_SELECTOR, ".todo-new input[name='title']").is_enabled()

@@ -2,10 +2,11 @@
 ViewModel: a click during typing is not lost, the focus comes back, rows
 answer the keyboard, the connection and errors are announced, and the
 element that was clicked shows that its input is on its way."""
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import texts, wait, wait_open
+from conftest import start_server, stop_server, texts, wait, wait_open
 
 
 def test_a_click_on_send_right_after_typing_sends_the_text(server, browser):
@@ -78,3 +79,60 @@ def test_the_clicked_element_shows_its_input_is_on_its_way(server, browser):
     browser.find_element(By.ID, "reload").click()
     wait(browser, lambda b: "true:true" in b.execute_script("return seen") and b.execute_script("return seen").pop() == "false:null")
     assert "bindery-loading" not in browser.find_element(By.ID, "reload").get_attribute("class")
+
+
+# A page of its own (the example pages have no number field); its script is a
+# file, as the default Content-Security-Policy allows no inline script.
+NUMBER_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>number</title></head>
+<body><main data-bindery="list">
+  <label>Item <input id="n" type="number" min="0" max="4" data-on-input="selectItem" data-debounce="0"></label>
+  <p class="error" data-bindery-errors></p>
+  <ol id="opened"></ol>
+</main>
+<script type="module" src="/number.js"></script></body></html>
+"""
+NUMBER_SCRIPT = """import { connect } from "/_bindery/v1/bindery.js";
+const binding = await connect(document.querySelector("main"), "list");
+binding.addEventListener("output", ({ detail }) => {
+  if (detail.name === "presentDetailViewModel") document.getElementById("opened").append(Object.assign(document.createElement("li"), { textContent: detail.value.id }));
+});
+window.bindery = binding;
+"""
+
+
+@pytest.fixture(scope="module")
+def number_server(tmp_path_factory):
+    public = tmp_path_factory.mktemp("public")
+    (public / "number.html").write_text(NUMBER_PAGE)
+    (public / "number.js").write_text(NUMBER_SCRIPT)
+    running = start_server(["--public-directory", str(public)])
+    yield running
+    stop_server(running)
+
+
+def test_a_field_the_browser_finds_invalid_is_not_sent_and_says_why_at_the_field(number_server, browser):
+    browser.get(number_server.url + "/number.html")
+    wait(browser, lambda b: b.execute_script("return window.bindery && window.bindery.state") == "open")
+    # Counts what the page sends.
+    browser.execute_script("window.sent = 0; const send = window.bindery.send.bind(window.bindery); "
+                           "window.bindery.send = (...a) => { window.sent += 1; return send(...a); }")
+    field = browser.find_element(By.ID, "n")
+    field.send_keys("2")
+    wait(browser, lambda b: texts(b, "#opened li") != [])
+    assert browser.execute_script("return window.sent") == 1
+    field.send_keys(Keys.BACKSPACE)  # empty: no number
+    wait(browser, lambda b: "Item:" in b.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text)
+    assert field.get_attribute("aria-invalid") == "true"
+    assert "expected" not in errors_text(browser), "the server's words never reach the page"
+    field.send_keys("9")  # over max
+    wait(browser, lambda b: "4" in b.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text)
+    assert browser.execute_script("return window.sent") == 1, "nothing invalid was sent"
+    field.send_keys(Keys.BACKSPACE, "3")
+    wait(browser, lambda b: len(texts(b, "#opened li")) == 2)
+    assert field.get_attribute("aria-invalid") is None
+    assert browser.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text == ""
+
+
+def errors_text(browser):
+    return browser.find_element(By.CSS_SELECTOR, "[data-bindery-errors]").text

@@ -51,7 +51,9 @@ extension Catalog.Entry {
         shared = definition.isShared
         summary = definition.summary
         do {
-            let bound = try BoundViewModel.bind(try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data(), services: services)), declaredOutputs: definition.declaredOutputs)
+            let bound = try BoundViewModel.bind(
+                try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data(), services: services)), declaredOutputs: definition.declaredOutputs
+            )
             inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
             outputs = bound.outputs.map { output in
                 let type = output.port.elementType

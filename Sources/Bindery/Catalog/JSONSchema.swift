@@ -17,7 +17,7 @@ enum JSONSchema {
         switch type {
         case is Bool.Type: return ["type": "boolean"]
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
-             is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
+            is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
             return ["type": "integer"]
         case is Double.Type, is Float.Type: return ["type": "number"]
         case is String.Type: return ["type": "string"]
@@ -30,9 +30,12 @@ enum JSONSchema {
 
     /// An output that emits a ViewModel: the reference to the new session.
     static func childSession(_ viewModel: String?) -> JSONValue {
-        var schema: JSONValue = ["type": "object", "required": ["viewModel", "id", "url"], "properties": [
-            "viewModel": ["type": "string"], "id": ["type": "string"], "url": ["type": "string"],
-        ]]
+        var schema: JSONValue = [
+            "type": "object", "required": ["viewModel", "id", "url"],
+            "properties": [
+                "viewModel": ["type": "string"], "id": ["type": "string"], "url": ["type": "string"],
+            ],
+        ]
         if case .object(var object) = schema, let viewModel {
             object["x-bindery-view-model"] = .string(viewModel)
             schema = .object(object)
@@ -47,8 +50,9 @@ enum JSONSchema {
             var result: [JSONValue] = []
             for value in T.allCases {
                 guard let encodable = value as? any Encodable,
-                      let data = try? JSONEncoder.bindery.encodeOpened(encodable),
-                      let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+                    let data = try? JSONEncoder.bindery.encodeOpened(encodable),
+                    let json = try? JSONDecoder().decode(JSONValue.self, from: data)
+                else { return nil }
                 result.append(json)
             }
             return result

@@ -122,7 +122,9 @@ private struct Placeholder: Decoder, SingleValueDecodingContainer, UnkeyedDecodi
             return try T(from: self)
         }
     }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> { try container(keyedBy: type) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try container(keyedBy: type)
+    }
     mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { self }
     mutating func superDecoder() throws -> Decoder { self }
 

@@ -47,8 +47,9 @@ package struct Locked<State>: @unchecked Sendable {
 
         init(_ initial: State) {
             let stateOffset = Self.stateOffset
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: stateOffset + MemoryLayout<State>.size,
-                                                       alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<State>.alignment))
+            let raw = UnsafeMutableRawPointer.allocate(
+                byteCount: stateOffset + MemoryLayout<State>.size,
+                alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<State>.alignment))
             mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
             mutex.initialize(to: pthread_mutex_t())
             pthread_mutex_init(mutex, nil)

@@ -69,7 +69,10 @@ package final class Subscription: @unchecked Sendable {
         case over(Ending)
     }
 
-    private enum Status { case open, ended, over(Ending) }
+    private enum Status {
+        case open, ended
+        case over(Ending)
+    }
 
     /// The reader's place, guarded by the broadcast's lock; what an event needs first.
     private struct Cursor {
@@ -127,8 +130,10 @@ package final class Subscription: @unchecked Sendable {
     }
 
     /// Made by `Broadcast.subscribe`; `detach` tells the session when the feed is over for the reader's sake.
-    init(broadcast: Broadcast, initial: [Item], position: UInt64, itemPrefix: [UInt8] = [],
-         detach: @escaping @Sendable (Subscription) -> Void) {
+    init(
+        broadcast: Broadcast, initial: [Item], position: UInt64, itemPrefix: [UInt8] = [],
+        detach: @escaping @Sendable (Subscription) -> Void
+    ) {
         self.broadcast = broadcast
         self.itemPrefix = itemPrefix
         cursor = Cursor(position: position, initial: initial, detach: detach)
@@ -272,9 +277,11 @@ package final class Subscription: @unchecked Sendable {
         let broadcast = broadcast
         return broadcast.state.withLock { state -> Copy in
             guard case .open = cursor.status, cursor.initial.isEmpty, !state.isFinished,
-                  cursor.position + 1 == state.log.lastID,
-                  let count = itemPrefix.isEmpty ? state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes)
-                      : state.log.copyNewest(prefix: itemPrefix, into: buffer, limit: broadcast.maxBufferedBytes) else { return .take }
+                cursor.position + 1 == state.log.lastID,
+                let count = itemPrefix.isEmpty
+                    ? state.log.copyNewest(into: buffer, limit: broadcast.maxBufferedBytes)
+                    : state.log.copyNewest(prefix: itemPrefix, into: buffer, limit: broadcast.maxBufferedBytes)
+            else { return .take }
             cursor.position = state.log.lastID
             wait(&state)
             return .copied(count)
@@ -299,19 +306,23 @@ package final class Subscription: @unchecked Sendable {
             if !cursor.initial.isEmpty { swap(&cursor.initial, &outbox) }
             let lastID = state.log.lastID
             if cursor.position + 1 == lastID, outbox.isEmpty, let newest = state.log.newest,
-               newest.encoded.count <= broadcast.maxBufferedBytes {
+                newest.encoded.count <= broadcast.maxBufferedBytes
+            {
                 // A reader that keeps up (nearly all of them): the newest event, without building a list.
                 outbox.append(.event(newest))
                 cursor.position = lastID
             } else if cursor.position < lastID {
                 guard let events = state.log.unread(after: cursor.position),
-                      events.reduce(0, { $0 + $1.encoded.count }) <= broadcast.maxBufferedBytes else {
+                    events.reduce(0, { $0 + $1.encoded.count }) <= broadcast.maxBufferedBytes
+                else {
                     outbox = []
                     detach = cursor.end(.overflow)
                     return .over(.overflow)
                 }
                 // A value in the replay that a newer one of its driver supersedes goes.
-                if !outbox.isEmpty { outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && state.log.latest(old.name) !== old } else { return false } } }
+                if !outbox.isEmpty {
+                    outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && state.log.latest(old.name) !== old } else { return false } }
+                }
                 for event in events { outbox.append(.event(event)) }
                 cursor.position = state.log.lastID
             }

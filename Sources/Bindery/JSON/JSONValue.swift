@@ -1,7 +1,9 @@
 import Foundation
 
 /// A JSON value, for schemas and catalog documents built at run time.
-public indirect enum JSONValue: Codable, Equatable, Sendable, ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral {
+public indirect enum JSONValue: Codable, Equatable, Sendable, ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral
+{
     /// `null`.
     case null
     /// `true` or `false`.
@@ -31,12 +33,19 @@ public indirect enum JSONValue: Codable, Equatable, Sendable, ExpressibleByStrin
     /// Decodes any JSON.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     /// Encodes as plain JSON.

@@ -65,8 +65,11 @@ struct BoundViewModel {
         case .input:
             if let receiving = value as? InputReceiving { inputs.append(try receiving.makeInputPort(named: name)) }
         case .output:
-            if let port = value as? OutputPort { outputs.append((name, port, port.outputKind)) }
-            else if let disposable = value as? Disposable { disposables.append(disposable) }
+            if let port = value as? OutputPort {
+                outputs.append((name, port, port.outputKind))
+            } else if let disposable = value as? Disposable {
+                disposables.append(disposable)
+            }
         case .any:
             if let port = value as? OutputPort, !(value is InputByDefault) {
                 outputs.append((name, port, port.outputKind))

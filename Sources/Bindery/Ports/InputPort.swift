@@ -50,13 +50,15 @@ extension SharedSequence: InputPortConvertible {
 extension Observable: Decodable {
     /// Not for use: Bindery builds inputs through its own decoder.
     public convenience init(from decoder: Decoder) throws {
-        throw DecodingError.typeMismatch(Observable.self, .init(codingPath: decoder.codingPath, debugDescription: "An Observable input is built by Bindery, not decoded from data"))
+        throw DecodingError.typeMismatch(
+            Observable.self, .init(codingPath: decoder.codingPath, debugDescription: "An Observable input is built by Bindery, not decoded from data"))
     }
 }
 
 extension SharedSequence: Decodable {
     /// Not for use: Bindery builds inputs through its own decoder.
     public init(from decoder: Decoder) throws {
-        throw DecodingError.typeMismatch(SharedSequence.self, .init(codingPath: decoder.codingPath, debugDescription: "A Driver or Signal input is built by Bindery, not decoded from data"))
+        throw DecodingError.typeMismatch(
+            SharedSequence.self, .init(codingPath: decoder.codingPath, debugDescription: "A Driver or Signal input is built by Bindery, not decoded from data"))
     }
 }

@@ -52,14 +52,16 @@ package struct ViewModelPorts {
                 bound.disposables.forEach { $0.dispose() }
                 throw BinderyError(.viewModelFailed, "output '\(name)' has element type \(output.port.elementType), which is neither Encodable nor a ViewModel")
             }
-            subscriptions.append(output.port.subscribeValues(onNext: { value in
-                switch encoding {
-                case .json(let encode):
-                    do { onValue(name, kind, .json(try encode(value))) } catch { onError(name, error) }
-                case .viewModel:
-                    onValue(name, kind, .viewModel(value as AnyObject))
-                }
-            }, onError: { error in onError(name, error) }))
+            subscriptions.append(
+                output.port.subscribeValues(
+                    onNext: { value in
+                        switch encoding {
+                        case .json(let encode):
+                            do { onValue(name, kind, .json(try encode(value))) } catch { onError(name, error) }
+                        case .viewModel:
+                            onValue(name, kind, .viewModel(value as AnyObject))
+                        }
+                    }, onError: { error in onError(name, error) }))
         }
         return Disposables.create(subscriptions + bound.disposables)
     }

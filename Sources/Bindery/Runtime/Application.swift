@@ -45,8 +45,10 @@ public final class Application: @unchecked Sendable {
     /// A runtime with `configuration` whose streams are written in
     /// `wireFormat`, where no ViewModel may be named as a key of
     /// `reservedNames` (its value says why).
-    package init(configuration: RuntimeConfiguration, wireFormat: EventWireFormat, reservedNames: [String: String] = [:],
-                 sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)? = nil) {
+    package init(
+        configuration: RuntimeConfiguration, wireFormat: EventWireFormat, reservedNames: [String: String] = [:],
+        sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)? = nil
+    ) {
         self.configuration = configuration
         self.wireFormat = wireFormat
         self.sessionURL = sessionURL
@@ -62,7 +64,10 @@ public final class Application: @unchecked Sendable {
     ///   - outputs: Properties that are outputs although their type reads as an
     ///     input (a `PublishSubject` a ViewModel emits on), with their kind.
     ///   - make: Creates the ViewModel; it runs in the new session's first turn.
-    public func register<ViewModel>(_ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:], make: @escaping @Sendable (ViewModelContext) throws -> ViewModel) {
+    public func register<ViewModel>(
+        _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
+        make: @escaping @Sendable (ViewModelContext) throws -> ViewModel
+    ) {
         if let why = reservedNames[name] { preconditionFailure("ViewModel name '\(name)' is reserved: \(why)") }
         precondition(Self.isValidName(name), "ViewModel name '\(name)' must be 1–64 ASCII letters, digits, - or _")
         lock.withLock {
@@ -80,7 +85,6 @@ public final class Application: @unchecked Sendable {
         (1...64).contains(name.utf8.count) && URLSafeName.allows(name)
     }
 
-
     /// Whether `name` is a registered ViewModel.
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }
 
@@ -89,8 +93,10 @@ public final class Application: @unchecked Sendable {
     /// `owner` besides its id, and made for `identity` (the factory's
     /// context); a shared session counts for nobody and answers anyone.
     /// `completion` runs once its ViewModel is made and bound.
-    package func createSession(_ viewModel: String, parameters: Data = Data(), client: String? = nil, owner: SessionOwner? = nil,
-                               identity: Identity? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+    package func createSession(
+        _ viewModel: String, parameters: Data = Data(), client: String? = nil, owner: SessionOwner? = nil,
+        identity: Identity? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
+    ) {
         let session: Session
         let isNew: Bool
         let definition: ViewModelDefinition
@@ -99,8 +105,10 @@ public final class Application: @unchecked Sendable {
             try ViewModelContext.validate(parameters)
             (session, isNew) = try lock.withLock { () throws -> (Session, Bool) in
                 if definition.isShared, let existing = sharedSessions[viewModel] { return (existing, false) }
-                let session = definition.isShared ? try addSessionLocked(viewModel, client: nil, owner: nil)
-                                                  : try addSessionLocked(viewModel, client: client, owner: owner)
+                let session =
+                    definition.isShared
+                    ? try addSessionLocked(viewModel, client: nil, owner: nil)
+                    : try addSessionLocked(viewModel, client: client, owner: owner)
                 if definition.isShared { sharedSessions[viewModel] = session }
                 return (session, true)
             }
@@ -109,8 +117,9 @@ public final class Application: @unchecked Sendable {
         }
         // A shared session's later clients queue behind its start, so they see it started (or gone).
         guard isNew else { return session.snapshot { result in completion(result.map { _ in session }) } }
-        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services,
-                                       identity: definition.isShared ? nil : identity)
+        let context = ViewModelContext(
+            sessionID: session.id, parameters: parameters, services: services,
+            identity: definition.isShared ? nil : identity)
         session.start(declaredOutputs: definition.declaredOutputs, { try definition.make(context) }) { [self] result in
             switch result {
             case .success:
@@ -118,7 +127,7 @@ public final class Application: @unchecked Sendable {
                 completion(.success(session))
             case .failure(let error):
                 configuration.logger.notice("session not created", metadata: ["view_model": "\(viewModel)", "error": "\(error.message)"])
-                remove(session, reason: nil) // one that fails halfway is disposed: no subscription it made lives on
+                remove(session, reason: nil)  // one that fails halfway is disposed: no subscription it made lives on
                 completion(.failure(error))
             }
         }
@@ -134,9 +143,10 @@ public final class Application: @unchecked Sendable {
             throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
         }
         if let client { sessionsByClient[client, default: 0] += 1 }
-        let session = Session(id: SessionID.make(), viewModelName: viewModel, client: client, owner: owner, limits: configuration,
-                              scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
-                              format: wireFormat, published: published)
+        let session = Session(
+            id: SessionID.make(), viewModelName: viewModel, client: client, owner: owner, limits: configuration,
+            scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
+            format: wireFormat, published: published)
         session.sessionURL = sessionURL
         session.spawn = { [weak self] child, scheduler in
             guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
@@ -156,7 +166,7 @@ public final class Application: @unchecked Sendable {
         let (session, declaredOutputs) = try lock.withLock {
             (try addSessionLocked(name, client: client, owner: owner, on: scheduler), definitions[name]?.declaredOutputs ?? [:])
         }
-        nonisolated(unsafe) let child = viewModel // handed to the child's turn, never used here again
+        nonisolated(unsafe) let child = viewModel  // handed to the child's turn, never used here again
         session.start(declaredOutputs: declaredOutputs, { child }) { [weak self] result in
             guard let self else { return }
             switch result {
@@ -202,9 +212,11 @@ public final class Application: @unchecked Sendable {
             if sharedSessions[session.viewModelName] === session { sharedSessions[session.viewModelName] = nil }
         }
         if let reason {
-            configuration.logger.info("session disposed", metadata: [
-                "view_model": "\(session.viewModelName)", "session": "\(session.id)", "reason": "\(reason)",
-            ])
+            configuration.logger.info(
+                "session disposed",
+                metadata: [
+                    "view_model": "\(session.viewModelName)", "session": "\(session.id)", "reason": "\(reason)",
+                ])
         }
         session.dispose(completion: completion)
     }

@@ -47,41 +47,48 @@ package final class Session: @unchecked Sendable {
     /// A session running on `scheduler`: a new one for a session of its own, its
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
-    init(id: String, viewModelName: String, client: String?, owner: SessionOwner?, limits: RuntimeConfiguration,
-         scheduler: SerialScheduler, format: EventWireFormat, published: PublicationCount = PublicationCount()) {
+    init(
+        id: String, viewModelName: String, client: String?, owner: SessionOwner?, limits: RuntimeConfiguration,
+        scheduler: SerialScheduler, format: EventWireFormat, published: PublicationCount = PublicationCount()
+    ) {
         self.id = id
         self.viewModelName = viewModelName
         self.client = client
         self.owner = owner
         self.limits = limits
         self.scheduler = scheduler
-        broadcast = Broadcast(log: EventLog(retained: limits.retainedEvents, format: format), maxBufferedBytes: limits.streamBufferBytes,
-                              published: published)
+        broadcast = Broadcast(
+            log: EventLog(retained: limits.retainedEvents, format: format), maxBufferedBytes: limits.streamBufferBytes,
+            published: published)
     }
 
     /// Runs `work` in a turn and, once everything it caused inline has run,
     /// calls `completion` with what `answer` makes, in the same turn.
-    private func perform<T>(_ work: @escaping () throws -> Void = {}, answer: @escaping () throws -> T, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void) {
+    private func perform<T>(
+        _ work: @escaping () throws -> Void = {}, answer: @escaping () throws -> T, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+    ) {
         touch()
-        var failure: BinderyError? // confined to this turn
-        scheduler.async({ [self] in
-            broadcast.holdWakes()
-            do {
-                guard !isDisposed else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
-                try work()
-            } catch {
-                failure = problem(error)
-            }
-        }, then: { [self] in
-            // The client that asked is answered before the readers of what its work published are woken.
-            defer { broadcast.releaseWakes() }
-            if let failure { return completion(.failure(failure)) }
-            do {
-                completion(.success(try answer()))
-            } catch {
-                completion(.failure(problem(error)))
-            }
-        })
+        var failure: BinderyError?  // confined to this turn
+        scheduler.async(
+            { [self] in
+                broadcast.holdWakes()
+                do {
+                    guard !isDisposed else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                    try work()
+                } catch {
+                    failure = problem(error)
+                }
+            },
+            then: { [self] in
+                // The client that asked is answered before the readers of what its work published are woken.
+                defer { broadcast.releaseWakes() }
+                if let failure { return completion(.failure(failure)) }
+                do {
+                    completion(.success(try answer()))
+                } catch {
+                    completion(.failure(problem(error)))
+                }
+            })
     }
 
     private func problem(_ error: Error) -> BinderyError {
@@ -89,26 +96,32 @@ package final class Session: @unchecked Sendable {
     }
 
     /// Makes the ViewModel with `make` and subscribes to its outputs, in the session's first turn.
-    func start(declaredOutputs: [String: OutputKind], _ make: @escaping () throws -> Any, completion: @escaping @Sendable (Result<Void, BinderyError>) -> Void) {
-        perform({ [self] in
-            let viewModel: Any
-            do {
-                viewModel = try make()
-            } catch let error as BinderyError {
-                throw error
-            } catch {
-                throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
-            }
-            let ports = try ViewModelPorts(viewModel, declaredOutputs: declaredOutputs)
-            self.ports = ports
-            subscription = try ports.subscribe({ [weak self] name, kind, value in
-                self?.receive(value, from: name, kind: kind)
-            }, onError: { [weak self] name, error in
-                self?.limits.logger.error("output failed", metadata: [
-                    "session": "\(self?.id ?? "")", "output": "\(name)", "error": "\(error)",
-                ])
-            })
-        }, answer: {}, completion: completion)
+    func start(declaredOutputs: [String: OutputKind], _ make: @escaping () throws -> Any, completion: @escaping @Sendable (Result<Void, BinderyError>) -> Void)
+    {
+        perform(
+            { [self] in
+                let viewModel: Any
+                do {
+                    viewModel = try make()
+                } catch let error as BinderyError {
+                    throw error
+                } catch {
+                    throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
+                }
+                let ports = try ViewModelPorts(viewModel, declaredOutputs: declaredOutputs)
+                self.ports = ports
+                subscription = try ports.subscribe(
+                    { [weak self] name, kind, value in
+                        self?.receive(value, from: name, kind: kind)
+                    },
+                    onError: { [weak self] name, error in
+                        self?.limits.logger.error(
+                            "output failed",
+                            metadata: [
+                                "session": "\(self?.id ?? "")", "output": "\(name)", "error": "\(error)",
+                            ])
+                    })
+            }, answer: {}, completion: completion)
     }
 
     private func receive(_ value: ViewModelPorts.Value, from name: String, kind: OutputKind) {
@@ -127,8 +140,10 @@ package final class Session: @unchecked Sendable {
             case .viewModel(let viewModel):
                 guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
                 let child = try spawn(viewModel, scheduler)
-                json = try JSONEncoder.bindery.encode(ChildReference(viewModel: child.viewModelName, id: child.id,
-                                                                     url: sessionURL?(child.viewModelName, child.id)))
+                json = try JSONEncoder.bindery.encode(
+                    ChildReference(
+                        viewModel: child.viewModelName, id: child.id,
+                        url: sessionURL?(child.viewModelName, child.id)))
             }
             // Logged once for every subscription; the waiting readers are woken in
             // one burst, so the server's event loop serves them in a few passes
@@ -158,8 +173,9 @@ package final class Session: @unchecked Sendable {
 
     private func makeSnapshot() -> Snapshot {
         broadcast.withLog { log in
-            Snapshot(sessionID: id, viewModel: viewModelName, lastEventID: log.lastID,
-                     outputs: log.snapshot.map { ($0.name, $0.json) })
+            Snapshot(
+                sessionID: id, viewModel: viewModelName, lastEventID: log.lastID,
+                outputs: log.snapshot.map { ($0.name, $0.json) })
         }
     }
 
@@ -167,51 +183,54 @@ package final class Session: @unchecked Sendable {
     /// applied, takes the snapshot: no other input lands in between.
     package func send(input name: String, payload: Data, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
         activity.withLock { wasUsed = true }
-        perform({ [self] in
-            guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
-            try ports.send(name, payload: payload)
-        }, answer: { [self] in makeSnapshot() }, completion: completion)
+        perform(
+            { [self] in
+                guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                try ports.send(name, payload: payload)
+            }, answer: { [self] in makeSnapshot() }, completion: completion)
     }
 
     /// The current value of driver `name` as JSON, or nil before it has one.
     package func value(ofOutput name: String, completion: @escaping @Sendable (Result<Data?, BinderyError>) -> Void) {
-        perform(answer: { [self] in
-            guard let kind = ports?.kind(of: name) else {
-                throw BinderyError(.unknownOutput, "\(viewModelName) has no output '\(name)'")
-            }
-            guard kind == .driver else {
-                throw BinderyError(.unknownOutput, "'\(name)' is a signal: it has no current value; subscribe to the event stream")
-            }
-            return broadcast.withLog { $0.latest(name)?.json }
-        }, completion: completion)
+        perform(
+            answer: { [self] in
+                guard let kind = ports?.kind(of: name) else {
+                    throw BinderyError(.unknownOutput, "\(viewModelName) has no output '\(name)'")
+                }
+                guard kind == .driver else {
+                    throw BinderyError(.unknownOutput, "'\(name)' is a signal: it has no current value; subscribe to the event stream")
+                }
+                return broadcast.withLog { $0.latest(name)?.json }
+            }, completion: completion)
     }
 
     /// A feed of what the client missed after `lastEventID` (or everything
     /// current when nil), then live events, each item after `itemPrefix`.
     /// Fails if the session is gone or full.
     package func subscribe(lastEventID: UInt64?, itemPrefix: [UInt8] = [], completion: @escaping @Sendable (Result<Subscription, BinderyError>) -> Void) {
-        perform(answer: { [self] in
-            guard subscribers.count < limits.maxStreamsPerSession else {
-                throw BinderyError(.limitReached, "session \(id) already has \(limits.maxStreamsPerSession) streams")
-            }
-            let initial = broadcast.withLog { log -> [Subscription.Item] in
-                switch lastEventID.map(log.replay(after:)) ?? .events(log.snapshot) {
-                case .events(let events):
-                    return events.map(Subscription.Item.event)
-                case .reset(let events):
-                    return [.reset(lastEventID: log.lastID)] + events.map(Subscription.Item.event)
+        perform(
+            answer: { [self] in
+                guard subscribers.count < limits.maxStreamsPerSession else {
+                    throw BinderyError(.limitReached, "session \(id) already has \(limits.maxStreamsPerSession) streams")
                 }
-            }
-            let subscription = broadcast.subscribe(initial: initial, itemPrefix: itemPrefix) { [weak self] subscription in
-                self?.scheduler.async { self?.remove(ObjectIdentifier(subscription)) }
-            }
-            subscribers[ObjectIdentifier(subscription)] = subscription
-            activity.withLock {
-                feeding += 1
-                wasUsed = true
-            }
-            return subscription
-        }, completion: completion)
+                let initial = broadcast.withLog { log -> [Subscription.Item] in
+                    switch lastEventID.map(log.replay(after:)) ?? .events(log.snapshot) {
+                    case .events(let events):
+                        return events.map(Subscription.Item.event)
+                    case .reset(let events):
+                        return [.reset(lastEventID: log.lastID)] + events.map(Subscription.Item.event)
+                    }
+                }
+                let subscription = broadcast.subscribe(initial: initial, itemPrefix: itemPrefix) { [weak self] subscription in
+                    self?.scheduler.async { self?.remove(ObjectIdentifier(subscription)) }
+                }
+                subscribers[ObjectIdentifier(subscription)] = subscription
+                activity.withLock {
+                    feeding += 1
+                    wasUsed = true
+                }
+                return subscription
+            }, completion: completion)
     }
 
     private func remove(_ key: ObjectIdentifier) {

@@ -28,13 +28,15 @@ public final class BinderyApp: Sendable {
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
-        application = Application(configuration: configuration.runtime, wireFormat: ServerSentEvents.format,
-                                  reservedNames: [APIRouter.multiplexedStreams: "/api/streams is the multiplexed event stream"],
-                                  sessionURL: APIRouter.sessionURL)
+        application = Application(
+            configuration: configuration.runtime, wireFormat: ServerSentEvents.format,
+            reservedNames: [APIRouter.multiplexedStreams: "/api/streams is the multiplexed event stream"],
+            sessionURL: APIRouter.sessionURL)
     }
 
     /// An app configured by the command line and the environment over
-    /// `defaults`. `--help` prints the options and exits 0; a bad option
+    /// `defaults`. `--help` prints the options and `--version` which Bindery
+    /// this is, and exits 0; a bad option
     /// prints what is wrong and exits 64 (usage).
     public convenience init(
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
@@ -48,6 +50,9 @@ public final class BinderyApp: Sendable {
             switch error {
             case .help:
                 print(ServeOptions.help(command: command, defaults: defaults))
+                exit(0)
+            case .version:
+                print(BinderyVersion.line(command: command))
                 exit(0)
             case .invalid(let message):
                 FileHandle.standardError.write(Data("\(command): \(message)\n".utf8))

@@ -13,6 +13,8 @@ public enum ServeOptions {
     public enum Outcome: Error, Equatable {
         /// `--help` or `-h`: print `ServeOptions.help`.
         case help
+        /// `--version`: print `BinderyVersion.line`.
+        case version
         /// A usage error, with the message to print.
         case invalid(String)
     }
@@ -30,6 +32,7 @@ public enum ServeOptions {
             let argument = arguments[index]
             index += 1
             if argument == "--help" || argument == "-h" { throw .help }
+            if argument == "--version" { throw .version }
             guard argument.hasPrefix("--") else { throw .invalid("unexpected argument '\(argument)' (see --help)") }
             var name = String(argument.dropFirst(2))
             var value: String?
@@ -86,80 +89,134 @@ public enum ServeOptions {
             let usage = "  --\(option.name)" + (option.placeholder.map { " \($0)" } ?? "")
             lines.append(usage.padding(toLength: max(usage.count + 2, 34), withPad: " ", startingAt: 0) + option.help)
             let current = option.current(defaults)
-            lines.append(String(repeating: " ", count: 34) + option.environment.joined(separator: ", ")
-                         + (current.isEmpty ? "" : " (default: \(current))"))
+            lines.append(
+                String(repeating: " ", count: 34) + option.environment.joined(separator: ", ")
+                    + (current.isEmpty ? "" : " (default: \(current))"))
         }
+        lines.append("  --version                       Shows which Bindery this is.")
         lines.append("  -h, --help                      Shows this help.")
         return lines.joined(separator: "\n")
     }
 
     /// The table.
     public static let all: [ServeOption] = [
-        value("port", environment: ["BINDERY_PORT", "PORT"], "<port>", "TCP port (0 picks a free one).",
-              get: { "\($0.port)" }) { $0.port = try number($1, in: 0...65_535) },
-        value("host", "<ipv4>", "Address to listen on: 127.0.0.1 (loopback only) or 0.0.0.0 (every address).",
-              get: { $0.host }) { configuration, text in
+        value(
+            "port", environment: ["BINDERY_PORT", "PORT"], "<port>", "TCP port (0 picks a free one).",
+            get: { "\($0.port)" }
+        ) { $0.port = try number($1, in: 0...65_535) },
+        value(
+            "host", "<ipv4>", "Address to listen on: 127.0.0.1 (loopback only) or 0.0.0.0 (every address).",
+            get: { $0.host }
+        ) { configuration, text in
             var address = in_addr()
             guard inet_pton(AF_INET, text, &address) == 1 else { throw Problem("expected an IPv4 address such as 127.0.0.1, got '\(text)'") }
             configuration.host = text
         },
         flag("all-interfaces", "Listen on every address (0.0.0.0); for containers.") { $0.host = "0.0.0.0" },
-        value("allowed-hosts", "<names>", "Host names the server answers to (a,.b for b and under it,* any); IP addresses always.",
-              get: { $0.allowedHosts?.joined(separator: ",") ?? AllowedHosts.loopback.description }) { configuration, text in
+        value(
+            "allowed-hosts", "<names>", "Host names the server answers to (a,.b for b and under it,* any); IP addresses always.",
+            get: { $0.allowedHosts?.joined(separator: ",") ?? AllowedHosts.loopback.description }
+        ) { configuration, text in
             configuration.allowedHosts = try AllowedHosts(parsing: text).patterns
         },
-        value("trusted-proxies", "<addresses>", "Proxies (10.0.0.1, 10.0.0.0/8, ::1) whose X-Forwarded-For names the client.",
-              get: { $0.trustedProxies.joined(separator: ",") }) { configuration, text in
+        value(
+            "trusted-proxies", "<addresses>", "Proxies (10.0.0.1, 10.0.0.0/8, ::1) whose X-Forwarded-For names the client.",
+            get: { $0.trustedProxies.joined(separator: ",") }
+        ) { configuration, text in
             _ = try TrustedProxies(parsing: text)
             configuration.trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         },
-        value("content-security-policy", "<policy>", "Content-Security-Policy of every HTML page (\"\" sends none).",
-              get: { $0.contentSecurityPolicy }) { $0.contentSecurityPolicy = $1 },
-        value("public-directory", "<path>", "Folder of the app's own pages and files.",
-              get: { $0.publicDirectory.relativePath }) { $0.publicDirectory = URL(fileURLWithPath: $1) },
-        value("database", "<path>", "The SQLite file of the app's database (:memory: keeps it in memory).",
-              get: { $0.databasePath }) { $0.databasePath = $1 },
-        value("heartbeat", "<seconds>", "Seconds between keep-alive comments on each stream.",
-              get: { "\($0.heartbeat.components.seconds)" }) { $0.heartbeat = .seconds(try number($1, in: 1...3_600) as Int) },
-        value("max-sessions", "<n>", "Most live sessions; more get 503.",
-              get: { "\($0.runtime.maxSessions)" }) { $0.runtime.maxSessions = try number($1, in: 1...10_000_000) },
-        value("max-sessions-per-client", "<n>", "Most live sessions made for one client address; more get 429.",
-              get: { "\($0.runtime.maxSessionsPerClient)" }) { $0.runtime.maxSessionsPerClient = try number($1, in: 1...10_000_000) },
-        value("session-rate", "<per-second>", "Sessions one client may create a second (after the burst); faster gets 429.",
-              get: { "\(Int($0.sessionCreationRate))" }) { $0.sessionCreationRate = Double(try number($1, in: 1...1_000_000) as Int) },
-        value("session-burst", "<n>", "Sessions one client may create at once before --session-rate applies.",
-              get: { "\($0.sessionCreationBurst)" }) { $0.sessionCreationBurst = try number($1, in: 1...10_000_000) },
-        value("max-streams", "<n>", "Most open event streams; more get 503.",
-              get: { "\($0.maxStreams)" }) { $0.maxStreams = try number($1, in: 1...10_000_000) },
-        value("max-streams-per-session", "<n>", "Most open event streams on one session; more get 503.",
-              get: { "\($0.runtime.maxStreamsPerSession)" }) { $0.runtime.maxStreamsPerSession = try number($1, in: 1...10_000_000) },
-        value("max-connections", "<n>", "Most open connections (streams included); more get 503 at once.",
-              get: { "\($0.maxConnections)" }) { $0.maxConnections = try number($1, in: 1...10_000_000) },
-        value("max-connections-per-client", "<n>", "Most open connections from one client address; more get 429.",
-              get: { "\($0.maxConnectionsPerClient)" }) { $0.maxConnectionsPerClient = try number($1, in: 1...10_000_000) },
-        value("header-timeout", "<seconds>", "Seconds a request's headers may take (also a kept-alive connection's idle time).",
-              get: { "\($0.headerTimeout.components.seconds)" }) { $0.headerTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
-        value("body-timeout", "<seconds>", "Seconds a request's body may take after its headers.",
-              get: { "\($0.bodyTimeout.components.seconds)" }) { $0.bodyTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
-        value("stalled-stream-timeout", "<seconds>", "Seconds a stream's client may take nothing while events wait.",
-              get: { "\($0.stalledStreamTimeout.components.seconds)" }) { $0.stalledStreamTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
-        value("threads", "<n>", "libmicrohttpd worker threads (default: one per core).",
-              get: { "\($0.threads)" }) { $0.threads = try number($1, in: 1...1_024) },
-        value("max-body", "<bytes>", "Largest request body; larger gets 413.",
-              get: { "\($0.maxBodyBytes)" }) { $0.maxBodyBytes = try number($1, in: 0...(1 << 30)) },
-        value("session-idle", "<seconds>", "Seconds before a session with no stream and no request is disposed.",
-              get: { "\($0.runtime.sessionIdleTimeout.components.seconds)" }) { $0.runtime.sessionIdleTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
-        value("unused-session-idle", "<seconds>", "Seconds before a session nobody streamed from or sent an input to is disposed.",
-              get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
-        value("connection-memory", "<bytes>", "libmicrohttpd's memory pool per connection (headers, write buffer).",
-              get: { "\($0.connectionMemoryBytes)" }) { $0.connectionMemoryBytes = try number($1, in: 4_096...(1 << 24)) },
-        value("log-format", "<text|json>", "Log lines as text for a terminal, or as JSON objects, one per line.",
-              get: { _ in "text" }) { configuration, text in
+        value(
+            "content-security-policy", "<policy>", "Content-Security-Policy of every HTML page (\"\" sends none).",
+            get: { $0.contentSecurityPolicy }
+        ) { $0.contentSecurityPolicy = $1 },
+        value(
+            "public-directory", "<path>", "Folder of the app's own pages and files.",
+            get: { $0.publicDirectory.relativePath }
+        ) { $0.publicDirectory = URL(fileURLWithPath: $1) },
+        value(
+            "database", "<path>", "The SQLite file of the app's database (:memory: keeps it in memory).",
+            get: { $0.databasePath }
+        ) { $0.databasePath = $1 },
+        value(
+            "heartbeat", "<seconds>", "Seconds between keep-alive comments on each stream.",
+            get: { "\($0.heartbeat.components.seconds)" }
+        ) { $0.heartbeat = .seconds(try number($1, in: 1...3_600) as Int) },
+        value(
+            "max-sessions", "<n>", "Most live sessions; more get 503.",
+            get: { "\($0.runtime.maxSessions)" }
+        ) { $0.runtime.maxSessions = try number($1, in: 1...10_000_000) },
+        value(
+            "max-sessions-per-client", "<n>", "Most live sessions made for one client address; more get 429.",
+            get: { "\($0.runtime.maxSessionsPerClient)" }
+        ) { $0.runtime.maxSessionsPerClient = try number($1, in: 1...10_000_000) },
+        value(
+            "session-rate", "<per-second>", "Sessions one client may create a second (after the burst); faster gets 429.",
+            get: { "\(Int($0.sessionCreationRate))" }
+        ) { $0.sessionCreationRate = Double(try number($1, in: 1...1_000_000) as Int) },
+        value(
+            "session-burst", "<n>", "Sessions one client may create at once before --session-rate applies.",
+            get: { "\($0.sessionCreationBurst)" }
+        ) { $0.sessionCreationBurst = try number($1, in: 1...10_000_000) },
+        value(
+            "max-streams", "<n>", "Most open event streams; more get 503.",
+            get: { "\($0.maxStreams)" }
+        ) { $0.maxStreams = try number($1, in: 1...10_000_000) },
+        value(
+            "max-streams-per-session", "<n>", "Most open event streams on one session; more get 503.",
+            get: { "\($0.runtime.maxStreamsPerSession)" }
+        ) { $0.runtime.maxStreamsPerSession = try number($1, in: 1...10_000_000) },
+        value(
+            "max-connections", "<n>", "Most open connections (streams included); more get 503 at once.",
+            get: { "\($0.maxConnections)" }
+        ) { $0.maxConnections = try number($1, in: 1...10_000_000) },
+        value(
+            "max-connections-per-client", "<n>", "Most open connections from one client address; more get 429.",
+            get: { "\($0.maxConnectionsPerClient)" }
+        ) { $0.maxConnectionsPerClient = try number($1, in: 1...10_000_000) },
+        value(
+            "header-timeout", "<seconds>", "Seconds a request's headers may take (also a kept-alive connection's idle time).",
+            get: { "\($0.headerTimeout.components.seconds)" }
+        ) { $0.headerTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
+        value(
+            "body-timeout", "<seconds>", "Seconds a request's body may take after its headers.",
+            get: { "\($0.bodyTimeout.components.seconds)" }
+        ) { $0.bodyTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
+        value(
+            "stalled-stream-timeout", "<seconds>", "Seconds a stream's client may take nothing while events wait.",
+            get: { "\($0.stalledStreamTimeout.components.seconds)" }
+        ) { $0.stalledStreamTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
+        value(
+            "threads", "<n>", "libmicrohttpd worker threads (default: one per core).",
+            get: { "\($0.threads)" }
+        ) { $0.threads = try number($1, in: 1...1_024) },
+        value(
+            "max-body", "<bytes>", "Largest request body; larger gets 413.",
+            get: { "\($0.maxBodyBytes)" }
+        ) { $0.maxBodyBytes = try number($1, in: 0...(1 << 30)) },
+        value(
+            "session-idle", "<seconds>", "Seconds before a session with no stream and no request is disposed.",
+            get: { "\($0.runtime.sessionIdleTimeout.components.seconds)" }
+        ) { $0.runtime.sessionIdleTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        value(
+            "unused-session-idle", "<seconds>", "Seconds before a session nobody streamed from or sent an input to is disposed.",
+            get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }
+        ) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        value(
+            "connection-memory", "<bytes>", "libmicrohttpd's memory pool per connection (headers, write buffer).",
+            get: { "\($0.connectionMemoryBytes)" }
+        ) { $0.connectionMemoryBytes = try number($1, in: 4_096...(1 << 24)) },
+        value(
+            "log-format", "<text|json>", "Log lines as text for a terminal, or as JSON objects, one per line.",
+            get: { _ in "text" }
+        ) { configuration, text in
             guard let format = LogFormat(rawValue: text.lowercased()) else { throw Problem("expected text or json, got '\(text)'") }
             configuration.runtime.logger = LineLogHandler.logger(format: format, level: configuration.runtime.logger.logLevel)
         },
-        value("log-level", "<level>", "Least severe level logged: trace, debug, info (a line per request), notice, warning, error.",
-              get: { "\($0.runtime.logger.logLevel)" }) { configuration, text in
+        value(
+            "log-level", "<level>", "Least severe level logged: trace, debug, info (a line per request), notice, warning, error.",
+            get: { "\($0.runtime.logger.logLevel)" }
+        ) { configuration, text in
             guard let level = Logger.Level(rawValue: text.lowercased()) else {
                 throw Problem("expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
             }
@@ -168,8 +225,10 @@ public enum ServeOptions {
             if configuration.runtime.logger.logLevel != level { configuration.runtime.logger = LineLogHandler.logger(level: level) }
         },
         flag("no-metrics", "Turn off the counters behind /metrics (which then answers 404).") { $0.metrics = false },
-        value("shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",
-              get: { "\($0.shutdownGrace.components.seconds)" }) { $0.shutdownGrace = .seconds(try number($1, in: 0...3_600) as Int) },
+        value(
+            "shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",
+            get: { "\($0.shutdownGrace.components.seconds)" }
+        ) { $0.shutdownGrace = .seconds(try number($1, in: 0...3_600) as Int) },
     ]
 
     private struct Problem: Error, CustomStringConvertible {
@@ -186,13 +245,15 @@ public enum ServeOptions {
     }
 
     private static func flag(_ name: String, _ help: String, set: @escaping @Sendable (inout ServerConfiguration) -> Void) -> ServeOption {
-        ServeOption(name: name, environment: [variable(name)], placeholder: nil, help: help, apply: { configuration, text in
-            switch text.lowercased() {
-            case "1", "true", "yes", "on": set(&configuration)
-            case "0", "false", "no", "off": break
-            default: throw Problem("expected true or false, got '\(text)'")
-            }
-        }, current: { _ in "" })
+        ServeOption(
+            name: name, environment: [variable(name)], placeholder: nil, help: help,
+            apply: { configuration, text in
+                switch text.lowercased() {
+                case "1", "true", "yes", "on": set(&configuration)
+                case "0", "false", "no", "off": break
+                default: throw Problem("expected true or false, got '\(text)'")
+                }
+            }, current: { _ in "" })
     }
 
     /// `BINDERY_MAX_SESSIONS` for `max-sessions`.

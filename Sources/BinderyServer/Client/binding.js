@@ -135,6 +135,10 @@ export class Binding extends EventTarget {
     if (this.state !== "failed") return;
     this.#setState("connecting");
     hideNotice("error");
+    for (const control of this.root.querySelectorAll("[data-bindery-held-by-failure]")) {
+      control.disabled = false;
+      delete control.dataset.binderyHeldByFailure;
+    }
     this.#create();
   }
 
@@ -193,7 +197,9 @@ export class Binding extends EventTarget {
           await sleep(backoff(attempt));
           continue;
         }
-        return this.#fail(body?.message ?? `the server answered ${response.status} ${response.statusText}`);
+        // A 4xx other than 429 will not change if asked again: the page's address or parameters are refused.
+        const lasting = response.status >= 400 && response.status < 500 && response.status !== 429;
+        return this.#fail(body?.message ?? `the server answered ${response.status} ${response.statusText}`, lasting);
       }
     })().finally(() => (this.#creating = null));
     return this.#creating;
@@ -212,7 +218,7 @@ export class Binding extends EventTarget {
     this.queue.unshift(...this.startInputs.map((input) => ({ input, payload: undefined, resolve() {}, reject() {} })));
     this.#showPending();
     if (recovering) {
-      showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.");
+      showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.", undefined, { fades: true });
       this.dispatchEvent(new CustomEvent("recovered", { detail: { sessionId: this.sessionId } }));
     }
     if (this.state === "offline" || this.state === "connecting") this.#setState(this.#wanted ? "connecting" : "closed");
@@ -222,10 +228,26 @@ export class Binding extends EventTarget {
     this.#drain();
   }
 
-  /** The server refused to create a session: say so, and refuse what waits. */
-  #fail(message) {
+  /**
+   * The server refused to create a session: say so once, hold the page's
+   * controls (nothing they send could go anywhere), and refuse what waits.
+   * A refusal that asking again may change (the server busy or full) offers
+   * to try again, in the notice; a lasting one (the page's parameters) is
+   * said where the page shows errors, and only there.
+   */
+  #fail(message, lasting = false) {
     this.#setState("failed");
-    this.#showError(`Could not start a session: ${message}`, { label: "Try again", run: () => this.retry() });
+    for (const control of this.root.querySelectorAll("input, select, textarea, button")) {
+      if (control.disabled) continue;
+      control.disabled = true;
+      control.dataset.binderyHeldByFailure = "";
+    }
+    if (lasting) {
+      this.#showError(`This page cannot start: ${message}`);
+    } else {
+      for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = "";
+      showNotice("error", `Could not start a session: ${message}`, { label: "Try again", run: () => this.retry() });
+    }
     this.#reachable.open();
     this.#readyResolve();
     this.#drain();
@@ -607,6 +629,17 @@ export class Binding extends EventTarget {
           this.debounced.delete(send);
           delete element.dataset.dirty;
           if (element instanceof HTMLFormElement) for (const control of element.elements) delete control.dataset.dirty;
+          // What the browser itself finds invalid (an empty or bad number, a
+          // value out of min/max) is not sent: it says so at the field, as a
+          // form's own validation would, rather than in the server's words.
+          const invalid = invalidControl(element);
+          for (const control of controlsOf(element)) control.removeAttribute("aria-invalid");
+          if (invalid) {
+            invalid.setAttribute("aria-invalid", "true");
+            const label = invalid.labels?.[0]?.textContent.trim() || invalid.name || "";
+            this.#showError(`${label ? `${label}: ` : ""}${invalid.validationMessage || "enter a number."}`);
+            return Promise.resolve(undefined);
+          }
           const payload = payloadOf(element, item ? item() : undefined, key, keyField);
           const sent = this.send(input, payload);
           sent.catch(() => {});
@@ -715,4 +748,17 @@ export class Binding extends EventTarget {
       });
     });
   }
+}
+
+/** The controls an element sends: itself, or a form's named fields. */
+function controlsOf(element) {
+  if (element instanceof HTMLFormElement) return [...element.elements].filter((control) => control.name);
+  return "validity" in element && element.tagName !== "BUTTON" ? [element] : [];
+}
+
+/** The first control of `element` that the browser finds invalid, or a number field without a number. */
+function invalidControl(element) {
+  return controlsOf(element).find((control) =>
+    (control.willValidate && !control.checkValidity()) ||
+    ((control.type === "number" || control.type === "range") && Number.isNaN(control.valueAsNumber)));
 }

@@ -4,14 +4,49 @@ import { connect } from "/_bindery/v1/bindery.js";
 const params = new URLSearchParams(location.search);
 const name = params.get("vm");
 const root = document.getElementById("inspector");
+const errors = root.querySelector("[data-bindery-errors]");
 const catalog = await (await fetch("/api")).json();
 const entry = catalog.viewModels.find((vm) => vm.name === name);
 document.getElementById("title").textContent = entry ? `Inspector · ${entry.name}` : "Inspector";
 if (entry?.summary) root.querySelector(".muted").textContent = entry.summary;
 if (!entry) {
-  root.querySelector("[data-bindery-errors]").textContent = `No ViewModel named "${name}". Pick one on the index.`;
-  throw new Error("unknown ViewModel");
+  // Nothing to connect to: say so, and offer what there is.
+  const badge = document.querySelector("[data-bindery-connection]");
+  badge.textContent = "not connected";
+  badge.dataset.state = "closed";
+  errors.textContent = name === null ? "Choose a ViewModel to inspect." : `No ViewModel named "${name}". Choose one:`;
+  const list = Object.assign(document.createElement("ul"), { id: "view-models" });
+  for (const vm of catalog.viewModels) {
+    const link = Object.assign(document.createElement("a"), { href: `?vm=${encodeURIComponent(vm.name)}`, textContent: vm.name });
+    const item = document.createElement("li");
+    item.append(link, vm.summary ? ` · ${vm.summary}` : "");
+    list.append(item);
+  }
+  root.querySelector(".columns").replaceWith(list);
+  throw new Error("no ViewModel to inspect");
 }
+
+// Creation parameters: `?params=<JSON object>`, set from the form; a session given by `?session=` is joined as it is.
+let parameters;
+const given = params.get("params");
+if (given !== null) {
+  try {
+    parameters = JSON.parse(given);
+  } catch {
+    errors.textContent = `The creation parameters are not JSON: ${given}`;
+    throw new Error("bad parameters");
+  }
+}
+const creation = document.getElementById("creation");
+creation.hidden = false;
+creation.elements.params.value = given ?? "";
+creation.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = creation.elements.params.value.trim();
+  const next = new URLSearchParams({ vm: name });
+  if (text) next.set("params", text);
+  location.search = next.toString();
+});
 
 // One form control for a schema; returns [element, read()].
 function control(schema, label) {
@@ -92,7 +127,12 @@ for (const output of entry.outputs) {
   rows.set(output.name, { output, value });
 }
 
-const binding = await connect(root, name, undefined, { outputs: entry.outputs.map((o) => o.name) });
+const binding = await connect(root, name, parameters, { outputs: entry.outputs.map((o) => o.name) });
+// The session: its id, and its snapshot as JSON.
+const session = document.getElementById("session");
+session.hidden = false;
+session.querySelector("a").href = `/api/${encodeURIComponent(name)}/${encodeURIComponent(binding.sessionId)}`;
+session.querySelector("a").textContent = binding.sessionId;
 // The values the session had when the page bound it, then every change.
 for (const [output, value] of binding.values) show(output, value);
 binding.addEventListener("output", ({ detail: { name: output, value } }) => show(output, value));

@@ -14,9 +14,26 @@ function noticeElement() {
   return element;
 }
 
-/** Shows `text` in the notice; `action` ({label, run}) adds a button. */
-export function showNotice(kind, text, action) {
+/** How long a notice that needs nothing from the reader stays (unless the pointer or the focus is on it). */
+const READ_SECONDS = 8;
+let hideTimer = null;
+
+/**
+ * Shows `text` in the notice; `action` ({label, run}) adds a button. A notice
+ * that only informs (`{ fades: true }`) hides by itself once read.
+ */
+export function showNotice(kind, text, action, { fades = false } = {}) {
   const element = noticeElement();
+  clearTimeout(hideTimer);
+  if (fades) {
+    const hideWhenRead = () => {
+      hideTimer = setTimeout(() => {
+        if (element.matches(":hover, :focus-within")) return hideWhenRead();
+        if (element.dataset.kind === kind) element.hidden = true;
+      }, READ_SECONDS * 1000);
+    };
+    hideWhenRead();
+  }
   element.replaceChildren();
   const message = document.createElement("span");
   message.className = "bindery-notice-text";

@@ -17,7 +17,9 @@ struct EdgePolicy: Sendable {
 
     /// Sets `request.provenance`, then throws the refusal if the request may not go on.
     func admit(_ request: inout Request) throws {
-        request.provenance = proxies.isEmpty ? Provenance(client: request.peer, scheme: "http")
+        request.provenance =
+            proxies.isEmpty
+            ? Provenance(client: request.peer, scheme: "http")
             : proxies.provenance(peer: request.peer, forwardedFor: request.header("x-forwarded-for"), forwardedProto: request.header("x-forwarded-proto"))
         let client = request.provenance.client
         func refuse(_ reason: Refusal, _ status: Int, _ code: String, _ message: String) -> HTTPError {
@@ -34,8 +36,9 @@ struct EdgePolicy: Sendable {
                 throw refuse(.malformedHeaders, 400, "invalid_host", "the Host header is not a host name or address with an optional port")
             }
             guard hosts.allows(parsed) else {
-                throw refuse(.hostNotAllowed, 421, "host_not_allowed",
-                             "this server does not answer to the host '\(parsed.name)'; start it with --allowed-hosts naming it if it should")
+                throw refuse(
+                    .hostNotAllowed, 421, "host_not_allowed",
+                    "this server does not answer to the host '\(parsed.name)'; start it with --allowed-hosts naming it if it should")
             }
             host = parsed
         } else if request.version == "HTTP/1.1" {
@@ -48,8 +51,9 @@ struct EdgePolicy: Sendable {
         if let origin = request.header("origin") {
             let scheme = request.provenance.scheme
             guard let host, let from = Self.origin(origin), from == Self.normalized(scheme: scheme, host) else {
-                throw refuse(.crossOrigin, 403, "cross_origin",
-                             "writes from origin \(origin) are not allowed here (only from \(scheme)://\(request.header("host") ?? "this server's host"))")
+                throw refuse(
+                    .crossOrigin, 403, "cross_origin",
+                    "writes from origin \(origin) are not allowed here (only from \(scheme)://\(request.header("host") ?? "this server's host"))")
             }
         }
     }

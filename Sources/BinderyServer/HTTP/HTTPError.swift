@@ -17,9 +17,10 @@ struct HTTPError: Error, Sendable {
 
     /// 405 listing the methods `allowed`.
     static func methodNotAllowed(_ method: String, allowed: [String]) -> HTTPError {
-        HTTPError(status: 405, code: "method_not_allowed",
-                  message: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))",
-                  headers: [("Allow", allowed.joined(separator: ", "))])
+        HTTPError(
+            status: 405, code: "method_not_allowed",
+            message: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))",
+            headers: [("Allow", allowed.joined(separator: ", "))])
     }
 
     /// The status and code of a runtime error.

@@ -40,8 +40,10 @@ struct Request: Sendable {
     }
 
     /// The headers a route or the edge reads, in lower case: only these are kept.
-    static let headerNames: [StaticString] = ["accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
-                                              "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto"]
+    static let headerNames: [StaticString] = [
+        "accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
+        "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto",
+    ]
     /// `headerNames` as the keys of `headers`.
     static let headerKeys = headerNames.map(\.description)
     /// The query arguments a route reads.

@@ -32,11 +32,13 @@ struct Response: @unchecked Sendable {
 
     /// The event stream `stream`.
     static func eventStream(_ stream: EventStream) -> Response {
-        Response(status: 200, headers: [
-            ("Content-Type", "text/event-stream; charset=utf-8"),
-            ("Cache-Control", "no-cache"),
-            ("X-Accel-Buffering", "no"),
-        ], body: .stream(stream))
+        Response(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/event-stream; charset=utf-8"),
+                ("Cache-Control", "no-cache"),
+                ("X-Accel-Buffering", "no"),
+            ], body: .stream(stream))
     }
 
     /// Gives back what the response holds (a stream's subscription and admission) when it will never be sent.

@@ -23,8 +23,10 @@ public struct LineLogHandler: LogHandler {
     }
 
     /// A logger labelled `bindery` that writes through a `LineLogHandler`.
-    public static func logger(format: LogFormat = .text, level: Logger.Level = .info,
-                              write: @escaping @Sendable (String) -> Void = LineLogHandler.standardError) -> Logger {
+    public static func logger(
+        format: LogFormat = .text, level: Logger.Level = .info,
+        write: @escaping @Sendable (String) -> Void = LineLogHandler.standardError
+    ) -> Logger {
         Logger(label: "bindery") { _ in LineLogHandler(format: format, level: level, write: write) }
     }
 
@@ -112,13 +114,20 @@ public struct LineLogHandler: LogHandler {
                 divisor /= 10
             }
         }
-        digits(Int(parts.tm_year) + 1900, 4); line.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2); line.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2); line.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2); line.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2); line.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2); line.append(UInt8(ascii: "."))
-        digits(Int(now.tv_nsec) / 1_000_000, 3); line.append(UInt8(ascii: "Z"))
+        digits(Int(parts.tm_year) + 1900, 4)
+        line.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        line.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        line.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        line.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        line.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        line.append(UInt8(ascii: "."))
+        digits(Int(now.tv_nsec) / 1_000_000, 3)
+        line.append(UInt8(ascii: "Z"))
     }
 
     private static func text(_ value: Logger.Metadata.Value) -> String {

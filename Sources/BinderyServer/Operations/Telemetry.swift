@@ -58,12 +58,14 @@ final class Telemetry: Sendable {
         eventsDelivered = Counter(label: "bindery_events_delivered_total", factory: factory)
         streamBytes = Counter(label: "bindery_stream_bytes_written_total", factory: factory)
         streamsOpened = Counter(label: "bindery_streams_opened_total", factory: factory)
-        streamsClosed = Dictionary(uniqueKeysWithValues: StreamEnding.allCases.map {
-            ($0, Counter(label: "bindery_streams_closed_total", dimensions: [("reason", $0.rawValue)], factory: factory))
-        })
-        refusals = Dictionary(uniqueKeysWithValues: Refusal.allCases.map {
-            ($0, Counter(label: "bindery_refusals_total", dimensions: [("reason", $0.rawValue)], factory: factory))
-        })
+        streamsClosed = Dictionary(
+            uniqueKeysWithValues: StreamEnding.allCases.map {
+                ($0, Counter(label: "bindery_streams_closed_total", dimensions: [("reason", $0.rawValue)], factory: factory))
+            })
+        refusals = Dictionary(
+            uniqueKeysWithValues: Refusal.allCases.map {
+                ($0, Counter(label: "bindery_refusals_total", dimensions: [("reason", $0.rawValue)], factory: factory))
+            })
         connections = Gauge(label: "bindery_connections", factory: factory)
         openStreams = Gauge(label: "bindery_streams_open", factory: factory)
     }
@@ -84,14 +86,17 @@ final class Telemetry: Sendable {
             counter.increment()
         }
         if let factory, method == "POST", let viewModel = route.inputViewModel,
-           let instruments = inputs.withLock({ table -> (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)? in
-               if let found = table[viewModel] { return found }
-               guard isRegistered(viewModel) else { return nil }
-               let made = (Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
-                           CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", viewModel)], factory: factory))
-               table[viewModel] = made
-               return made
-           }) {
+            let instruments = inputs.withLock({ table -> (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)? in
+                if let found = table[viewModel] { return found }
+                guard isRegistered(viewModel) else { return nil }
+                let made = (
+                    Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
+                    CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", viewModel)], factory: factory)
+                )
+                table[viewModel] = made
+                return made
+            })
+        {
             instruments.count.increment()
             instruments.latency.recordNanoseconds(elapsed.nanoseconds)
         }
@@ -110,10 +115,12 @@ final class Telemetry: Sendable {
     func inputRefused(_ route: RouteLabel, status: Int, body: Data) {
         guard logger.logLevel <= .notice else { return }
         let error = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-        logger.notice("input refused", metadata: [
-            "path": "\(route.template)", "session": "\(route.session ?? "")", "status": "\(status)",
-            "error": "\(error?["error"] as? String ?? "")", "detail": "\(error?["message"] as? String ?? "")",
-        ])
+        logger.notice(
+            "input refused",
+            metadata: [
+                "path": "\(route.template)", "session": "\(route.session ?? "")", "status": "\(status)",
+                "error": "\(error?["error"] as? String ?? "")", "detail": "\(error?["message"] as? String ?? "")",
+            ])
     }
 
     /// The edge turned a request or a connection away: counted by reason, and
@@ -137,10 +144,12 @@ final class Telemetry: Sendable {
     func streamClosed(_ sessions: [String], reason: StreamEnding, lifetime: Duration, events: Int, bytes: Int) {
         streamsClosed[reason]?.increment()
         guard logger.logLevel <= .info else { return }
-        logger.info("stream closed", metadata: [
-            "sessions": "\(sessions.joined(separator: ","))", "reason": "\(reason.rawValue)",
-            "seconds": "\(String(format: "%.1f", Double(lifetime.nanoseconds) / 1e9))", "events": "\(events)", "bytes": "\(bytes)",
-        ])
+        logger.info(
+            "stream closed",
+            metadata: [
+                "sessions": "\(sessions.joined(separator: ","))", "reason": "\(reason.rawValue)",
+                "seconds": "\(String(format: "%.1f", Double(lifetime.nanoseconds) / 1e9))", "events": "\(events)", "bytes": "\(bytes)",
+            ])
     }
 
     /// A stream wrote `events` events in `bytes` bytes (added once per write).

@@ -45,9 +45,12 @@ struct APIRouter: Sendable {
             let client = request.provenance.client
             if let wait = creations.take(for: client) {
                 let seconds = max(1, Int(ceil(Double(wait.nanoseconds) / 1e9)))
-                throw refused(HTTPError(status: 429, code: "rate_limited",
-                                        message: "this client creates sessions faster than \(creations.burst) at once and \(Self.format(creations.perSecond)) a second; try again in \(seconds) s",
-                                        headers: [("Retry-After", "\(seconds)")]), request, .sessionRate)
+                throw refused(
+                    HTTPError(
+                        status: 429, code: "rate_limited",
+                        message:
+                            "this client creates sessions faster than \(creations.burst) at once and \(Self.format(creations.perSecond)) a second; try again in \(seconds) s",
+                        headers: [("Retry-After", "\(seconds)")]), request, .sessionRate)
             }
             let owner = request.identity.map { SessionOwner.identity($0.id) } ?? request.browser.map(SessionOwner.browser)
             return .later { [application, telemetry, body = request.body, identity = request.identity] reply in
@@ -78,11 +81,12 @@ struct APIRouter: Sendable {
             let session = try session(), name = path[3]
             return .later { reply in
                 session.value(ofOutput: name) { value in
-                    reply(Self.response(value) { json in
-                        // The output exists; it has nothing to show yet.
-                        guard let json else { return .empty(status: 204) }
-                        return .json(json)
-                    })
+                    reply(
+                        Self.response(value) { json in
+                            // The output exists; it has nothing to show yet.
+                            guard let json else { return .empty(status: 204) }
+                            return .json(json)
+                        })
                 }
             }
         case 4 where path[2] == "inputs":
@@ -177,7 +181,12 @@ struct APIRouter: Sendable {
     /// several sessions on one connection, each item led by its session's line
     /// (one browser's tabs share it, through a SharedWorker).
     private func multiplexedStream(_ request: Request) throws -> Answer {
-        struct Entry: Sendable { let path: String; let viewModel: String; let id: String; let lastEventID: UInt64? }
+        struct Entry: Sendable {
+            let path: String
+            let viewModel: String
+            let id: String
+            let lastEventID: UInt64?
+        }
         let list = request.query["sessions"] ?? ""
         var entries: [Entry] = []
         for item in list.split(separator: ",", omittingEmptySubsequences: true) {
@@ -185,8 +194,9 @@ struct APIRouter: Sendable {
             let path = parts[0].split(separator: "/", omittingEmptySubsequences: false)
             let lastEventID = parts.count == 2 ? UInt64(parts[1]) : nil
             guard path.count == 2, parts.count == 1 || lastEventID != nil else {
-                throw HTTPError(status: 400, code: "invalid_sessions",
-                                message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas")
+                throw HTTPError(
+                    status: 400, code: "invalid_sessions",
+                    message: "sessions: expected <viewModel>/<sessionId>[@<lastEventId>], separated by commas")
             }
             try validate(viewModel: String(path[0]), id: String(path[1]), request)
             // A session listed twice is streamed once, from its first entry.
@@ -197,7 +207,8 @@ struct APIRouter: Sendable {
             throw HTTPError(status: 400, code: "invalid_sessions", message: "name the sessions to stream: ?sessions=<viewModel>/<sessionId>[@<lastEventId>],…")
         }
         guard entries.count <= Self.maxSessionsPerStream else {
-            throw HTTPError(status: 400, code: "invalid_sessions", message: "one stream carries at most \(Self.maxSessionsPerStream) sessions (got \(entries.count))")
+            throw HTTPError(
+                status: 400, code: "invalid_sessions", message: "one stream carries at most \(Self.maxSessionsPerStream) sessions (got \(entries.count))")
         }
         guard let admission = streams.admit() else {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
@@ -224,8 +235,11 @@ struct APIRouter: Sendable {
                         preamble += ServerSentEvents.refused(entry.path, gone: gone, json: HTTPError(error).body)
                     }
                 }
-                reply(.eventStream(EventStream(multiplexing: entries.map(\.path), subscriptions: subscriptions, preamble: preamble,
-                                               admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
+                reply(
+                    .eventStream(
+                        EventStream(
+                            multiplexing: entries.map(\.path), subscriptions: subscriptions, preamble: preamble,
+                            admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
             }
             for (index, entry) in entries.enumerated() {
                 do {
@@ -251,8 +265,11 @@ struct APIRouter: Sendable {
             session.subscribe(lastEventID: lastEventID) { subscribed in
                 switch subscribed {
                 case .success(let subscription):
-                    reply(.eventStream(EventStream(session: "\(session.viewModelName)/\(session.id)", subscription: subscription,
-                                                   admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
+                    reply(
+                        .eventStream(
+                            EventStream(
+                                session: "\(session.viewModelName)/\(session.id)", subscription: subscription,
+                                admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
                 case .failure(let error):
                     admission.release()
                     reply(HTTPError(error).response)

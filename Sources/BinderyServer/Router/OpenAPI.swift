@@ -10,24 +10,32 @@ enum OpenAPI {
         var paths: [String: JSONValue] = [:]
         let error: JSONValue = ["description": "JSON error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
         let snapshot: JSONValue = ["description": "Snapshot", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]]]
-        let events: JSONValue = ["description": "Server-sent events: the snapshot, then live events",
-                                 "content": ["text/event-stream": ["schema": ["$ref": "#/components/schemas/Event"]]]]
-        let sid: JSONValue = ["name": "sid", "in": "path", "required": true,
-                              "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]{22}$"],
-                              "description": "A session id: 22 letters, digits, - or _ (400 otherwise)"]
+        let events: JSONValue = [
+            "description": "Server-sent events: the snapshot, then live events",
+            "content": ["text/event-stream": ["schema": ["$ref": "#/components/schemas/Event"]]],
+        ]
+        let sid: JSONValue = [
+            "name": "sid", "in": "path", "required": true,
+            "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]{22}$"],
+            "description": "A session id: 22 letters, digits, - or _ (400 otherwise)",
+        ]
         /// The errors a route can answer: `codes`, and 400 and 404 everywhere.
         func errors(_ codes: [Int] = []) -> [String: JSONValue] {
             Dictionary(uniqueKeysWithValues: ([400, 404] + codes).map { (String($0), error) })
         }
         paths["/api"] = ["get": ["summary": "The catalog of ViewModels", "responses": ["200": ["description": "Catalog"]]]]
-        paths["/api/streams"] = ["get": [
-            "summary": "Several sessions' event streams on one connection; each event starts with a `session: <vm>/<sid>` line",
-            "parameters": [[
-                "name": "sessions", "in": "query", "required": true, "schema": ["type": "string", "pattern": .string(sessionsPattern)],
-                "description": "<vm>/<sid>[@<lastEventId>], separated by commas (at most 64)",
-            ]],
-            "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
-        ]]
+        paths["/api/streams"] = [
+            "get": [
+                "summary": "Several sessions' event streams on one connection; each event starts with a `session: <vm>/<sid>` line",
+                "parameters": [
+                    [
+                        "name": "sessions", "in": "query", "required": true, "schema": ["type": "string", "pattern": .string(sessionsPattern)],
+                        "description": "<vm>/<sid>[@<lastEventId>], separated by commas (at most 64)",
+                    ]
+                ],
+                "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
+            ]
+        ]
         for entry in catalog.viewModels {
             let base = "/api/\(entry.name)"
             // Each operation on a session, by id, so that a created session's id links to them.
@@ -37,62 +45,88 @@ enum OpenAPI {
             let created: JSONValue = [
                 "description": "Snapshot of the new session",
                 "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]],
-                "links": .object(Dictionary(uniqueKeysWithValues: sessionOperations.map {
-                    ($0, ["operationId": .string($0), "parameters": ["sid": "$response.body#/id"]])
-                })),
+                "links": .object(
+                    Dictionary(
+                        uniqueKeysWithValues: sessionOperations.map {
+                            ($0, ["operationId": .string($0), "parameters": ["sid": "$response.body#/id"]])
+                        })),
             ]
-            paths[base] = ["post": [
-                "operationId": .string("create-\(entry.name)"),
-                "summary": .string("Create a \(entry.name) session"),
-                "requestBody": ["required": false, "content": ["application/json": ["schema": ["type": ["object", "null"]]]]],
-                "responses": .object(["201": created].merging(errors([403, 413, 415, 429, 503])) { a, _ in a }),
-            ]]
+            paths[base] = [
+                "post": [
+                    "operationId": .string("create-\(entry.name)"),
+                    "summary": .string("Create a \(entry.name) session"),
+                    "requestBody": ["required": false, "content": ["application/json": ["schema": ["type": ["object", "null"]]]]],
+                    "responses": .object(["201": created].merging(errors([403, 413, 415, 429, 503])) { a, _ in a }),
+                ]
+            ]
             paths["\(base)/{sid}"] = [
                 "parameters": [sid],
-                "get": ["operationId": .string("snapshot-\(entry.name)"), "summary": "Snapshot (JSON) or event stream (Accept: text/event-stream)",
-                        "responses": .object(["200": snapshot].merging(errors([503])) { a, _ in a })],
-                "delete": ["operationId": .string("dispose-\(entry.name)"), "summary": "Dispose the session",
-                           "responses": .object(["204": ["description": "Disposed"]].merging(errors([403])) { a, _ in a })],
+                "get": [
+                    "operationId": .string("snapshot-\(entry.name)"), "summary": "Snapshot (JSON) or event stream (Accept: text/event-stream)",
+                    "responses": .object(["200": snapshot].merging(errors([503])) { a, _ in a }),
+                ],
+                "delete": [
+                    "operationId": .string("dispose-\(entry.name)"), "summary": "Dispose the session",
+                    "responses": .object(["204": ["description": "Disposed"]].merging(errors([403])) { a, _ in a }),
+                ],
             ]
-            paths["\(base)/{sid}/events"] = ["parameters": [sid], "get": [
-                "operationId": .string("events-\(entry.name)"),
-                "summary": "Event stream", "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
-            ]]
+            paths["\(base)/{sid}/events"] = [
+                "parameters": [sid],
+                "get": [
+                    "operationId": .string("events-\(entry.name)"),
+                    "summary": "Event stream", "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
+                ],
+            ]
             for input in entry.inputs {
                 let isVoid = input.schema["type"] == "null"
-                paths["\(base)/{sid}/inputs/\(input.name)"] = ["parameters": [sid], "post": [
-                    "operationId": .string("input-\(entry.name)-\(input.name)"),
-                    "summary": .string("Send \(input.name)" + (isVoid ? " (no body, or null)" : "")),
-                    "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
-                    "responses": .object(["200": snapshot].merging(errors([403, 413, 415])) { a, _ in a }),
-                ]]
+                paths["\(base)/{sid}/inputs/\(input.name)"] = [
+                    "parameters": [sid],
+                    "post": [
+                        "operationId": .string("input-\(entry.name)-\(input.name)"),
+                        "summary": .string("Send \(input.name)" + (isVoid ? " (no body, or null)" : "")),
+                        "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
+                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415])) { a, _ in a }),
+                    ],
+                ]
             }
             for output in entry.outputs where output.kind == .driver {
-                paths["\(base)/{sid}/outputs/\(output.name)"] = ["parameters": [sid], "get": [
-                    "operationId": .string("output-\(entry.name)-\(output.name)"),
-                    "summary": .string("Current value of \(output.name)"),
-                    "responses": .object([
-                        "200": ["description": "Value", "content": ["application/json": ["schema": output.schema]]],
-                        "204": ["description": "The output has no value yet"],
-                    ].merging(errors()) { a, _ in a }),
-                ]]
+                paths["\(base)/{sid}/outputs/\(output.name)"] = [
+                    "parameters": [sid],
+                    "get": [
+                        "operationId": .string("output-\(entry.name)-\(output.name)"),
+                        "summary": .string("Current value of \(output.name)"),
+                        "responses": .object(
+                            [
+                                "200": ["description": "Value", "content": ["application/json": ["schema": output.schema]]],
+                                "204": ["description": "The output has no value yet"],
+                            ].merging(errors()) { a, _ in a }),
+                    ],
+                ]
             }
         }
         let document: JSONValue = [
             "openapi": "3.1.0",
             "info": ["title": "Bindery", "version": "1"],
             "paths": .object(paths),
-            "components": ["schemas": [
-                "Error": ["type": "object", "required": ["error", "message"], "properties": ["error": ["type": "string"], "message": ["type": "string"]]],
-                "Snapshot": ["type": "object", "required": ["id", "viewModel", "lastEventId", "outputs"], "properties": [
-                    "id": ["type": "string"], "viewModel": ["type": "string"], "lastEventId": ["type": "integer"], "outputs": ["type": "object"],
-                ]],
-                "Event": [
-                    "type": "object",
-                    "description": "One server-sent event: an output's value (event = its name, data = its JSON), or the server's own (bindery.reset, bindery.end, bindery.gone, bindery.error)",
-                    "properties": ["event": ["type": "string"], "data": ["type": "string"], "id": ["type": "string"], "retry": ["type": "integer"]],
-                ],
-            ]],
+            "components": [
+                "schemas": [
+                    "Error": [
+                        "type": "object", "required": ["error", "message"], "properties": ["error": ["type": "string"], "message": ["type": "string"]],
+                    ],
+                    "Snapshot": [
+                        "type": "object", "required": ["id", "viewModel", "lastEventId", "outputs"],
+                        "properties": [
+                            "id": ["type": "string"], "viewModel": ["type": "string"], "lastEventId": ["type": "integer"], "outputs": ["type": "object"],
+                        ],
+                    ],
+                    "Event": [
+                        "type": "object",
+                        "description":
+                            "One server-sent event: an output's value (event = its name, data = its JSON), or the server's own (bindery.reset, bindery.end, bindery.gone, bindery.error)",
+                        "properties": ["event": ["type": "string"], "data": ["type": "string"], "id": ["type": "string"], "retry": ["type": "integer"]],
+                    ],
+                ]
+            ],
         ]
         return (try? JSONEncoder.bindery.encode(document)) ?? Data()
     }

@@ -71,8 +71,9 @@ struct Router: Sendable {
             </html>
 
             """
-        var response = Response(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
-                                body: .data(Data(html.utf8)))
+        var response = Response(
+            status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+            body: .data(Data(html.utf8)))
         response.isPage = true
         return response
     }
@@ -96,8 +97,9 @@ struct Router: Sendable {
             Task {
                 var request = request
                 let everything = request.everything ?? ([:], [:])
-                let asked = AuthenticationRequest(method: request.method, path: request.path, client: request.provenance.client,
-                                                  headers: everything.headers, cookies: everything.cookies)
+                let asked = AuthenticationRequest(
+                    method: request.method, path: request.path, client: request.provenance.client,
+                    headers: everything.headers, cookies: everything.cookies)
                 do {
                     request.identity = try await authenticate(asked)
                 } catch let refusal as AuthenticationError {
@@ -132,8 +134,9 @@ struct Router: Sendable {
             return .json(Data(#"{"status":"ready"}"#.utf8))
         default:
             guard let text = metrics() else { throw HTTPError.notFound("metrics are off (--no-metrics)") }
-            return Response(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
-                            body: .data(text))
+            return Response(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                body: .data(text))
         }
     }
 }

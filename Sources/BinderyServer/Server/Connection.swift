@@ -93,8 +93,10 @@ final class Connection: @unchecked Sendable {
 
     /// A connection libmicrohttpd just accepted from `peer`; `refusal` answers
     /// its first request (it was over a limit), whose headers then get `refusalDeadline`.
-    init(_ pointer: OpaquePointer, server: HTTPServer, serial: UInt64, peer: String, draining: Bool, refusal: HTTPError?,
-         countsAgainstPeer: Bool) {
+    init(
+        _ pointer: OpaquePointer, server: HTTPServer, serial: UInt64, peer: String, draining: Bool, refusal: HTTPError?,
+        countsAgainstPeer: Bool
+    ) {
         self.pointer = pointer
         self.serial = serial
         self.server = server
@@ -114,7 +116,7 @@ final class Connection: @unchecked Sendable {
     static func peer(of pointer: OpaquePointer) -> String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         bindery_mhd_client_address(pointer, &text, socklen_t(text.count))
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A request line arrived: its target, before libmicrohttpd decodes it.
@@ -123,8 +125,10 @@ final class Connection: @unchecked Sendable {
     }
 
     /// libmicrohttpd's access handler: headers, then body pieces, then the end of the request.
-    func handle(method: String, url: String, version: String, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
-                isFirstCall: Bool) -> MHD_Result {
+    func handle(
+        method: String, url: String, version: String, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+        isFirstCall: Bool
+    ) -> MHD_Result {
         /// What to do once the lock is released.
         enum Next {
             case result(MHD_Result)
@@ -153,7 +157,7 @@ final class Connection: @unchecked Sendable {
                 if case .receiving(let body) = state.phase, let upload {
                     body.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee))
                 }
-                uploadSize.pointee = 0 // taken, or dropped after an early answer
+                uploadSize.pointee = 0  // taken, or dropped after an early answer
                 return .result(.YES)
             }
             switch state.phase {
@@ -167,13 +171,15 @@ final class Connection: @unchecked Sendable {
                     return .result(queue(answer, in: &state, method: method, path: url))
                 }
                 let (headers, repeated) = requestHeaders()
-                var request = Request(method: method, path: url, headers: headers, body: body.data,
-                                      query: values(.GET_ARGUMENT_KIND, Request.queryNames))
+                var request = Request(
+                    method: method, path: url, headers: headers, body: body.data,
+                    query: values(.GET_ARGUMENT_KIND, Request.queryNames))
                 request.version = version
                 request.repeatedHeaders = repeated
                 request.peer = peer
                 if let token = BrowserCookie.name.withCString({ MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }).map({ String(cString: $0) }),
-                   BrowserCookie.isValid(token) {
+                    BrowserCookie.isValid(token)
+                {
                     request.browser = token
                 }
                 if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
@@ -345,8 +351,9 @@ final class Connection: @unchecked Sendable {
             _ = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
         }
         let (name, value) = SecurityHeaders.everyResponse
-        _ = MHD_add_response_header(mhdResponse, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self),
-                                    UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self))
+        _ = MHD_add_response_header(
+            mhdResponse, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self))
         let result = MHD_queue_response(pointer, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
@@ -393,8 +400,10 @@ private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
     let collected = cls.assumingMemoryBound(to: CollectedHeaders.self)
     // The first letter rules out most names before a comparison.
     let first = UInt8(bitPattern: key[0]) | 0x20
-    for (index, cName) in Request.headerNames.enumerated() where cName.utf8Start[0] == first
-        && strcasecmp(UnsafeRawPointer(cName.utf8Start).assumingMemoryBound(to: CChar.self), key) == 0 {
+    for (index, cName) in Request.headerNames.enumerated()
+    where cName.utf8Start[0] == first
+        && strcasecmp(UnsafeRawPointer(cName.utf8Start).assumingMemoryBound(to: CChar.self), key) == 0
+    {
         let name = Request.headerKeys[index]
         if collected.pointee.values[name] == nil {
             collected.pointee.values[name] = value.map { String(cString: $0) } ?? ""

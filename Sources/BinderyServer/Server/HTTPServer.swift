@@ -71,8 +71,10 @@ final class HTTPServer: @unchecked Sendable {
     /// A message of libmicrohttpd's. A client that leaves while its response is
     /// written is routine for event streams (every closed tab), not an error.
     fileprivate func log(libmicrohttpd message: String) {
-        let routine = ["no longer available for sending", "forcibly closed by remote peer",
-                       "Failed to send the chunked response body", "Failed to send the footers"]
+        let routine = [
+            "no longer available for sending", "forcibly closed by remote peer",
+            "Failed to send the chunked response body", "Failed to send the footers",
+        ]
         guard !routine.contains(where: message.contains) else { return }
         telemetry.logger.warning("libmicrohttpd: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
@@ -98,8 +100,9 @@ final class HTTPServer: @unchecked Sendable {
             per_ip_connection_limit: 0,
             ipv4_address: address.s_addr
         )
-        var callbacks = bindery_mhd_callbacks(request: accessHandler, completed: requestCompleted, connection: connectionNotified,
-                                              request_line: requestLine, cls: Unmanaged.passUnretained(self).toOpaque())
+        var callbacks = bindery_mhd_callbacks(
+            request: accessHandler, completed: requestCompleted, connection: connectionNotified,
+            request_line: requestLine, cls: Unmanaged.passUnretained(self).toOpaque())
         logger.pointee.cls = Unmanaged.passUnretained(self).toOpaque()
         try lock.withLock {
             guard state == .idle else { throw ServerError("a server starts once") }
@@ -163,14 +166,16 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Drains and stops (see the type's comment); later calls do nothing.
     func stop(grace: Duration) {
-        guard let (daemon, open) = lock.withLock({ () -> (OpaquePointer, [Connection])? in
-            guard state == .running, let daemon else {
-                if state == .idle { state = .stopped }
-                return nil
-            }
-            state = .draining
-            return (daemon, Array(connections.values))
-        }) else { return }
+        guard
+            let (daemon, open) = lock.withLock({ () -> (OpaquePointer, [Connection])? in
+                guard state == .running, let daemon else {
+                    if state == .idle { state = .stopped }
+                    return nil
+                }
+                state = .draining
+                return (daemon, Array(connections.values))
+            })
+        else { return }
 
         let listener = MHD_quiesce_daemon(daemon)
         open.forEach { $0.drain() }
@@ -213,8 +218,9 @@ final class HTTPServer: @unchecked Sendable {
 
     /// 503 while stopping.
     var stopping: HTTPError {
-        HTTPError(status: 503, code: "shutting_down", message: "the server is stopping; try again in a moment",
-                  headers: [("Retry-After", "1")])
+        HTTPError(
+            status: 503, code: "shutting_down", message: "the server is stopping; try again in a moment",
+            headers: [("Retry-After", "1")])
     }
 
     fileprivate func connectionStarted(_ pointer: OpaquePointer) -> UnsafeMutableRawPointer {
@@ -225,16 +231,19 @@ final class HTTPServer: @unchecked Sendable {
             // A client over its own share hears so first: the server's limit is everyone's.
             if !isProxy, connectionsByPeer[peer, default: 0] >= configuration.maxConnectionsPerClient {
                 reason = .clientConnectionLimit
-                refusal = HTTPError(status: 429, code: "too_many_connections",
-                                    message: "this client already has \(configuration.maxConnectionsPerClient) connections open", headers: [("Retry-After", "1")])
+                refusal = HTTPError(
+                    status: 429, code: "too_many_connections",
+                    message: "this client already has \(configuration.maxConnectionsPerClient) connections open", headers: [("Retry-After", "1")])
             } else if admitted >= Int(configuration.maxConnections) {
                 reason = .connectionLimit
-                refusal = HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxConnections) connections open",
-                                    headers: [("Retry-After", "1")])
+                refusal = HTTPError(
+                    status: 503, code: "limit_reached", message: "the server already has \(configuration.maxConnections) connections open",
+                    headers: [("Retry-After", "1")])
             }
             let counts = refusal == nil && !isProxy
-            let connection = Connection(pointer, server: self, serial: nextSerial, peer: peer, draining: state != .running,
-                                        refusal: refusal, countsAgainstPeer: counts)
+            let connection = Connection(
+                pointer, server: self, serial: nextSerial, peer: peer, draining: state != .running,
+                refusal: refusal, countsAgainstPeer: counts)
             connections[nextSerial] = connection
             nextSerial += 1
             if refusal == nil { admitted += 1 }
@@ -280,8 +289,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method
         context.pointee = connection
     }
     let connection = Unmanaged<Connection>.fromOpaque(context.pointee!).takeUnretainedValue()
-    return connection.handle(method: String(cString: method), url: String(cString: url), version: String(cString: version),
-                             upload: upload, uploadSize: uploadSize, isFirstCall: isFirstCall)
+    return connection.handle(
+        method: String(cString: method), url: String(cString: url), version: String(cString: version),
+        upload: upload, uploadSize: uploadSize, isFirstCall: isFirstCall)
 }
 
 /// libmicrohttpd's URI logger: the request line's target before it is decoded.

@@ -2,8 +2,9 @@ import Bindery
 import BinderyRx
 import CMicroHTTPD
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Tells the server when the client of an open stream hangs up.
@@ -42,7 +43,6 @@ final class HangupWatcher: @unchecked Sendable {
         }.start()
     }
 
-
     /// Watches stream `serial`'s socket `fd` until `unwatch`.
     func watch(fd: Int32, serial: UInt64) {
         var event = epoll_event()
@@ -60,7 +60,12 @@ final class HangupWatcher: @unchecked Sendable {
 
     /// Ends the thread, waits for it and closes the descriptors; later calls do nothing.
     func stop() {
-        guard stopping.withLock({ (wasStopping: inout Bool) -> Bool in defer { wasStopping = true }; return !wasStopping }) else { return }
+        guard
+            stopping.withLock({ (wasStopping: inout Bool) -> Bool in
+                defer { wasStopping = true }
+                return !wasStopping
+            })
+        else { return }
         var one: UInt64 = 1
         if write(wake, &one, 8) == 8 { stopped.wait() }
         close(wake)

@@ -21,8 +21,9 @@ public final class Server: @unchecked Sendable {
     init(application: Application, configuration: ServerConfiguration) {
         self.application = application
         self.configuration = configuration
-        let telemetry = Telemetry(logger: configuration.runtime.logger, metrics: configuration.metrics,
-                                  isRegistered: { [weak application] name in application?.isRegistered(name) ?? false })
+        let telemetry = Telemetry(
+            logger: configuration.runtime.logger, metrics: configuration.metrics,
+            isRegistered: { [weak application] name in application?.isRegistered(name) ?? false })
         let admission = StreamAdmission(limit: configuration.maxStreams)
         self.admission = admission
         // The daemon, once made, for the routes that read its state: weakly, as
@@ -30,20 +31,23 @@ public final class Server: @unchecked Sendable {
         final class Daemon: @unchecked Sendable { weak var server: HTTPServer? }
         let daemon = Daemon()
         let router = Router(
-            edge: EdgePolicy(hosts: configuration.allowedHosts.map(AllowedHosts.init) ?? .loopback,
-                             proxies: (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none,
-                             telemetry: telemetry),
-            api: APIRouter(application: application, streams: admission,
-                           creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
-                           configuration: configuration, telemetry: telemetry),
+            edge: EdgePolicy(
+                hosts: configuration.allowedHosts.map(AllowedHosts.init) ?? .loopback,
+                proxies: (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none,
+                telemetry: telemetry),
+            api: APIRouter(
+                application: application, streams: admission,
+                creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
+                configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
             client: ClientFiles(),
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
             authenticate: configuration.authenticate,
             isReady: { daemon.server?.isReady ?? false },
             metrics: { [weak application] in
-                telemetry.scrape(connections: daemon.server?.connectionCount ?? 0, streams: admission.count,
-                                 sessions: application?.sessionCounts ?? [:], published: application?.published.value ?? 0)
+                telemetry.scrape(
+                    connections: daemon.server?.connectionCount ?? 0, streams: admission.count,
+                    sessions: application?.sessionCounts ?? [:], published: application?.published.value ?? 0)
             }
         )
         self.router = router

@@ -29,7 +29,8 @@ struct ClientFiles: Sendable {
 
     init(directory: URL? = ClientFiles.bundledDirectory()) {
         guard let directory,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else {
             files = [:]
             missing = "the client's files (Bindery_BinderyServer.resources) are not installed next to the executable"
             return
@@ -93,7 +94,8 @@ enum ETag {
         let headers = [("ETag", etag), ("Cache-Control", "no-cache")]
         var response: Response
         if let tags = request.header("if-none-match"),
-           tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" })
+        {
             response = .empty(status: 304, headers: headers)
         } else {
             response = Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: .data(data))

@@ -69,21 +69,27 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 
     /// The stream of one session, `<vm>/<sid>`.
     convenience init(session: String, subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry) {
-        self.init(sessions: [session], subscriptions: [subscription], multiplexed: false, admission: admission,
-                  retryMilliseconds: retryMilliseconds, telemetry: telemetry)
+        self.init(
+            sessions: [session], subscriptions: [subscription], multiplexed: false, admission: admission,
+            retryMilliseconds: retryMilliseconds, telemetry: telemetry)
     }
 
     /// A multiplexed stream of `sessions`, whose subscriptions (made with their
     /// session's line as `itemPrefix`) are `subscriptions`, and whose refused
     /// sessions are told in `preamble`, after `retry:`.
-    convenience init(multiplexing sessions: [String], subscriptions: [Subscription], preamble: [UInt8], admission: StreamAdmission.Ticket,
-                     retryMilliseconds: Int, telemetry: Telemetry) {
-        self.init(sessions: sessions, subscriptions: subscriptions, multiplexed: true, preamble: preamble, admission: admission,
-                  retryMilliseconds: retryMilliseconds, telemetry: telemetry)
+    convenience init(
+        multiplexing sessions: [String], subscriptions: [Subscription], preamble: [UInt8], admission: StreamAdmission.Ticket,
+        retryMilliseconds: Int, telemetry: Telemetry
+    ) {
+        self.init(
+            sessions: sessions, subscriptions: subscriptions, multiplexed: true, preamble: preamble, admission: admission,
+            retryMilliseconds: retryMilliseconds, telemetry: telemetry)
     }
 
-    private init(sessions: [String], subscriptions: [Subscription], multiplexed: Bool, preamble: [UInt8] = [],
-                 admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry) {
+    private init(
+        sessions: [String], subscriptions: [Subscription], multiplexed: Bool, preamble: [UInt8] = [],
+        admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry
+    ) {
         self.sessions = sessions
         self.subscriptions = subscriptions
         self.admission = admission
@@ -212,7 +218,8 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     /// cold again by then.
     private func settle(_ state: inout State) {
         guard let only, state.own.isEmpty, !state.heartbeatDue, !state.isClosed, state.ending == nil,
-              let check = only._withUnsafeGuaranteedRef({ $0.idleCheck }) else { return }
+            let check = only._withUnsafeGuaranteedRef({ $0.idleCheck })
+        else { return }
         state.idleCheck = check
         report(&state)
     }

@@ -22,7 +22,8 @@ struct CurrencyViewModel {
         let reloadRelay = PublishRelay<Void>()
         let selectRelay = PublishRelay<String>()
 
-        let currencies = reloadRelay
+        let currencies =
+            reloadRelay
             .asObservable()
             .flatMapLatest { service.fetchRates() }
             .asDriver { error in
@@ -30,7 +31,8 @@ struct CurrencyViewModel {
                 return Driver.just([])
             }
 
-        let showCurrencyDetail = selectRelay
+        let showCurrencyDetail =
+            selectRelay
             .withLatestFrom(currencies) { code, rates in rates.first { $0.currency == code } }
             .compactMap { $0 }
             .asSignal(onErrorSignalWith: .empty())

@@ -1,5 +1,5 @@
-import Foundation
 import Bindery
+import Foundation
 
 /// A message list with an input field and a send button whose loading state
 /// is an output (RxMVVM).

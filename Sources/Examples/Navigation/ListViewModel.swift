@@ -13,7 +13,8 @@ final class ListViewModel {
     init(services: ServiceProvider) {
         let all = services.itemService.items()
         items = .just(all)
-        presentDetailViewModel = selectItem
+        presentDetailViewModel =
+            selectItem
             .compactMap { id in all.first { $0.id == id } }
             .map { DetailViewModel(item: $0) }
             .asSignal(onErrorSignalWith: .empty())

@@ -22,19 +22,24 @@ final class SimpleViewModel: ViewModelBinding {
         let colors = Observable.just(Color.allCases)
         let currentColorIndexRelay = BehaviorRelay<Int>(value: 0)
 
-        let currentColor = Observable
+        let currentColor =
+            Observable
             .combineLatest(colors, currentColorIndexRelay) { colors, currentColorIndex in colors[currentColorIndex] }
 
-        let nextColorIndex = Observable
+        let nextColorIndex =
+            Observable
             .combineLatest(colors, currentColorIndexRelay) { colors, currentColorIndex in (currentColorIndex + 1) % colors.count }
 
-        let nextColor = Observable
+        let nextColor =
+            Observable
             .combineLatest(colors, nextColorIndex) { colors, nextColorIndex in colors[nextColorIndex] }
 
-        let backgroundColor = currentColor
+        let backgroundColor =
+            currentColor
             .asDriver(onErrorDriveWith: .empty())
 
-        let buttonTitle = nextColor
+        let buttonTitle =
+            nextColor
             .map { "Change to \($0)" }
             .asDriver(onErrorDriveWith: .empty())
 

@@ -1,7 +1,8 @@
 import BinderyTesting
+import ExampleApp
 import Foundation
 import XCTest
-import ExampleApp
+
 @testable import BinderyServer
 
 /// The very app the executable runs, started on a free loopback port. Its
@@ -20,7 +21,7 @@ final class TestServer: @unchecked Sendable {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.publicDirectory = Self.publicDirectory
-        configuration.databasePath = ":memory:" // the catalog probes the todo list, which opens the database
+        configuration.databasePath = ":memory:"  // the catalog probes the todo list, which opens the database
         configure(&configuration)
         server = ExampleApp.makeServer(configuration)
         try server.start()
@@ -41,8 +42,10 @@ extension XCTestCase {
     /// server does a moment after the client saw its cause (a client sees a
     /// stream's last bytes before libmicrohttpd reports the request done and
     /// its admission goes back; a closed socket is found at the next write).
-    func waitUntil(_ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () -> Bool,
-                   file: StaticString = #filePath, line: UInt = #line) {
+    func waitUntil(
+        _ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () -> Bool,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(), Date() < deadline { usleep(5_000) }
         XCTAssertTrue(condition(), what(), file: file, line: line)
