@@ -91,17 +91,23 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertFalse(try configuration([], ["BINDERY_NO_METRICS": "1"]).metrics)
     }
 
+    /// Runs the `bindery` executable with `arguments`: its exit status and what it printed.
+    private func bindery(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = ServerProcess.binderyExecutable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     func testBinderysHelpShowsTheDefaultsItServesWith() throws {
         // `bindery --help` and `bindery serve --help` print one table with one set of defaults.
         for arguments in [["--help"], ["serve", "--help"]] {
-            let process = Process()
-            process.executableURL = ServerProcess.binderyExecutable
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (_, text) = try bindery(arguments)
             let logLevel = text.components(separatedBy: "\n").drop { !$0.contains("--log-level") }.dropFirst().first ?? ""
             XCTAssertTrue(logLevel.contains("(default: info)"), "\(arguments): \(logLevel)")
         }
@@ -109,15 +115,8 @@ final class ServeOptionsTests: XCTestCase {
 
     func testBinderySaysWhichBinderyItIs() throws {
         for arguments in [["--version"], ["serve", "--version"]] {
-            let process = Process()
-            process.executableURL = ServerProcess.binderyExecutable
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
+            let (status, text) = try bindery(arguments)
+            XCTAssertEqual(status, 0, "\(arguments)")
             XCTAssertTrue(text.hasPrefix("bindery"), text)
             XCTAssertTrue(text.hasSuffix("(Bindery \(BinderyVersion.number), protocol v1)\n"), "\(arguments): \(text)")
         }
