@@ -93,7 +93,7 @@ NUMBER_PAGE = """<!doctype html>
 <script type="module" src="/number.js"></script></body></html>
 """
 NUMBER_SCRIPT = """import { connect } from "/_bindery/v1/bindery.js";
-const binding = await connect(document.querySelector("main"), "list");
+const binding = await connect(document.querySelector("main"), "list", undefined, { outputs: ["presentDetailViewModel"] });
 binding.addEventListener("output", ({ detail }) => {
   if (detail.name === "presentDetailViewModel") document.getElementById("opened").append(Object.assign(document.createElement("li"), { textContent: detail.value.id }));
 });
