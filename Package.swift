@@ -67,9 +67,10 @@ let package = Package(
         .executableTarget(name: "BenchFloor", dependencies: ["CMicroHTTPD"], path: "Benchmarks/Floor"),
         .executableTarget(name: "BenchLoad", path: "Benchmarks/Load"),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "Bindery", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo", .product(name: "Logging", package: "swift-log"),
+            "bindery", "Bindery", "BinderyDatabase", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
         .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),

@@ -8,10 +8,14 @@ import Todo
 /// runs, what the benchmarks serve and what the server tests start, so all
 /// three are the same app a user's own would be.
 public enum ExampleApp {
-    /// An app of the examples, the todo list, and whatever `register` adds.
-    public static func make(_ app: BinderyApp, register: (Application) -> Void = { _ in }) -> BinderyApp {
-        // The todo list keeps its items in the app's database.
-        app.services.registerDatabase(path: app.configuration.databasePath, logger: app.configuration.runtime.logger)
+    /// An app of the examples, the todo list, and whatever `register` adds;
+    /// throws if its database cannot be opened.
+    public static func make(_ app: BinderyApp, register: (Application) -> Void = { _ in }) throws -> BinderyApp {
+        // The todo list keeps its items in the app's database, and the app its sessions.
+        let database = try BinderyDatabase.open(path: app.configuration.databasePath)
+        app.configuration.runtime.logger.info("database opened", metadata: ["path": "\(app.configuration.databasePath)"])
+        app.services.register(database, as: (any DatabaseWriter).self)
+        if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
         Examples.register(in: app.application)
         Todo.register(in: app.application)
         register(app.application)
@@ -21,8 +25,8 @@ public enum ExampleApp {
     /// Serves the app with options from `arguments` and the environment until
     /// SIGINT or SIGTERM; exits 1 if it cannot start.
     public static func serve(_ arguments: [String], command: String = "bindery serve", register: (Application) -> Void = { _ in }) {
-        let app = make(BinderyApp(arguments: arguments, command: command), register: register)
         do {
+            let app = try make(BinderyApp(arguments: arguments, command: command), register: register)
             try app.run()
         } catch {
             FileHandle.standardError.write(Data("\(command): \(error)\n".utf8))
@@ -31,7 +35,7 @@ public enum ExampleApp {
     }
 
     /// The app's server with `configuration`, not yet started (tests).
-    public static func makeServer(_ configuration: ServerConfiguration, register: (Application) -> Void = { _ in }) -> Server {
-        make(BinderyApp(configuration: configuration), register: register).makeServer()
+    public static func makeServer(_ configuration: ServerConfiguration, register: (Application) -> Void = { _ in }) throws -> Server {
+        try make(BinderyApp(configuration: configuration), register: register).makeServer()
     }
 }

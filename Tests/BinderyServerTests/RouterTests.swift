@@ -10,11 +10,11 @@ import XCTest
 final class RouterTests: XCTestCase {
     private var server: Server!
 
-    override func setUp() {
+    override func setUpWithError() throws {
         var configuration = ServerConfiguration()
         configuration.databasePath = ":memory:"
         configuration.publicDirectory = TestServer.publicDirectory
-        server = ExampleApp.makeServer(configuration)  // never started: no daemon, no port
+        server = try ExampleApp.makeServer(configuration)  // never started: no daemon, no port
     }
 
     override func tearDown() {

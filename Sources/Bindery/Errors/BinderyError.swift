@@ -27,6 +27,11 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         public static let tooManySessions = Code(rawValue: "too_many_sessions")
         /// The ViewModel failed while being created.
         public static let viewModelFailed = Code(rawValue: "view_model_failed")
+        /// The session store cannot be reached now; asking again may work.
+        public static let storeUnavailable = Code(rawValue: "store_unavailable")
+        /// The session was let go to its store as the request reached it: the
+        /// request looks for it again (never answered to a client).
+        package static let retired = Code(rawValue: "retired")
     }
 
     /// The kind of failure.

@@ -24,6 +24,13 @@ struct EventLog {
         recent = RingBuffer(capacity: max(1, retained))
     }
 
+    /// Numbers the events from `id + 1` on: a session rebuilt from its store
+    /// goes on from its stored ids. Only before the first event.
+    mutating func resume(after id: UInt64) {
+        precondition(lastID == 0 && newest == nil, "a log resumes before its first event")
+        lastID = id
+    }
+
     /// Numbers and records a new value of output `name`.
     mutating func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
         lastID += 1

@@ -3,7 +3,7 @@
 /// Names come from Swift property names. For `ViewModelBinding`, the inputs are
 /// the `Input` struct's properties and the outputs the `Output` struct's. For a
 /// ViewModel with properties (RxMVVM style), subjects and relays are inputs and
-/// `Driver`, `Signal`, `Observable` and `BehaviorRelay` are outputs; inside a
+/// `Driver`, `Signal`, `Observable`, `BehaviorRelay` and `SessionRelay` are outputs; inside a
 /// property named `input(s)` everything is an input, inside `output(s)`
 /// everything is an output (so `vm.input.x` and `vm.output.y` work as written).
 /// The registration may name more outputs (`declaredOutputs`), for ViewModels

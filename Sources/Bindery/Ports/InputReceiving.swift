@@ -28,6 +28,12 @@ extension BehaviorRelay: InputReceiving {
     }
 }
 
+extension SessionRelay: InputReceiving {
+    func makeInputPort(named name: String) throws -> InputPort {
+        try InputPort(name: name, Element.self, deliver: accept)
+    }
+}
+
 extension AnyObserver: InputReceiving {
     func makeInputPort(named name: String) throws -> InputPort {
         try InputPort(name: name, Element.self, deliver: onNext)

@@ -39,6 +39,10 @@ extension BehaviorRelay: OutputPort {
     var outputKind: OutputKind { .driver }
 }
 
+extension SessionRelay: OutputPort {
+    var outputKind: OutputKind { .driver }
+}
+
 extension PublishRelay: OutputPort {
     var outputKind: OutputKind { .signal }
 }

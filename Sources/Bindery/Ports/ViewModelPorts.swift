@@ -32,6 +32,12 @@ package struct ViewModelPorts {
         case viewModel(AnyObject)
     }
 
+    /// Disposes what the ViewModel asked to live as long as it, for ports
+    /// never subscribed to (a ViewModel made and then set aside).
+    package func discard() {
+        bound.disposables.forEach { $0.dispose() }
+    }
+
     /// The kind of output `name`, if there is one.
     package func kind(of name: String) -> OutputKind? {
         bound.outputs.first { $0.name == name }?.kind

@@ -31,6 +31,12 @@ public final class Application: @unchecked Sendable {
     private var sharedSessions: [String: Session] = [:]
     /// Live sessions made for each client.
     private var sessionsByClient: [String: Int] = [:]
+    /// Where sessions are kept so that they outlive the process, if they are (`keepSessions(in:)`).
+    private var archive: SessionArchive?
+    /// Requests for sessions being made again from the store, by id.
+    private var restoring: [String: [@Sendable (Result<Session, BinderyError>) -> Void]] = [:]
+    /// Requests for shared sessions being looked for in the store, by ViewModel.
+    private var pendingShared: [String: [@Sendable (Result<Session, BinderyError>) -> Void]] = [:]
     private var cachedCatalog: Catalog?
     /// Bumped by every registration, so a probe that raced one is not cached.
     private var registrations = 0
@@ -88,6 +94,35 @@ public final class Application: @unchecked Sendable {
     /// Whether `name` is a registered ViewModel.
     public func isRegistered(_ name: String) -> Bool { lock.withLock { definitions[name] != nil } }
 
+    /// Keeps the sessions in `store` so that they outlive this process: their
+    /// declared state (`SessionRelay`) is saved a moment after it changes,
+    /// and a session asked for that no process holds is made again from it.
+    /// Call before serving.
+    package func keepSessions(in store: SessionStore) {
+        lock.withLock {
+            precondition(archive == nil, "the application already keeps its sessions")
+            archive = SessionArchive(store: store, configuration: configuration)
+        }
+    }
+
+    /// A `SessionRelay` of the app's own, kept under `key` where the app keeps
+    /// its sessions: state a service holds for every session (the example
+    /// `UserService`'s users), saved with the sessions and given back after a
+    /// restart. Elsewhere, a plain relay holding `value`. Call before serving:
+    /// it reads the store now.
+    public func keptRelay<Element: Codable>(_ key: String, value: Element) -> SessionRelay<Element> {
+        guard let archive = archiveLocked() else { return SessionRelay(value: value) }
+        let stored = archive.storedValue(key: key)
+        let changed: @Sendable () -> Void = { [weak archive] in archive?.valueChanged(key) }
+        let state = SessionState(restoring: stored, onChange: changed)
+        let relay = SessionState.$current.withValue(state) { SessionRelay(value: value) }
+        if stored != nil, !state.isRestored {
+            configuration.logger.warning("kept value does not fit its relay: starts again", metadata: ["key": "\(key)"])
+        }
+        archive.keep(value: state, as: key)
+        return relay
+    }
+
     /// Creates a session of `viewModel` (or joins the shared one) with creation
     /// `parameters`, for `client` (counted against its share), answering only
     /// `owner` besides its id, and made for `identity` (the factory's
@@ -97,45 +132,196 @@ public final class Application: @unchecked Sendable {
         _ viewModel: String, parameters: Data = Data(), client: String? = nil, owner: SessionOwner? = nil,
         identity: Identity? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
     ) {
-        let session: Session
-        let isNew: Bool
         let definition: ViewModelDefinition
         do {
             definition = try self.definition(viewModel)
             try ViewModelContext.validate(parameters)
-            (session, isNew) = try lock.withLock { () throws -> (Session, Bool) in
-                if definition.isShared, let existing = sharedSessions[viewModel] { return (existing, false) }
-                let session =
-                    definition.isShared
-                    ? try addSessionLocked(viewModel, client: nil, owner: nil)
-                    : try addSessionLocked(viewModel, client: client, owner: owner)
-                if definition.isShared { sharedSessions[viewModel] = session }
+        } catch {
+            return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
+        }
+        guard definition.isShared else {
+            return make(definition, parameters: parameters, client: client, owner: owner, identity: identity, completion: completion)
+        }
+        enum Next {
+            case join(Session)
+            case wait
+            case lookUp(SessionArchive?)
+        }
+        let next = lock.withLock { () -> Next in
+            if let existing = sharedSessions[viewModel] { return .join(existing) }
+            if pendingShared[viewModel] != nil {
+                pendingShared[viewModel]!.append(completion)
+                return .wait
+            }
+            pendingShared[viewModel] = [completion]
+            return .lookUp(archive)
+        }
+        switch next {
+        case .join(let session):
+            // A shared session's later clients queue behind its start, so they see it started (or gone).
+            session.snapshot { result in completion(result.map { _ in session }) }
+        case .wait:
+            return
+        case .lookUp(let archive):
+            let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [self] result in
+                lock.withLock { pendingShared.removeValue(forKey: viewModel) ?? [] }.forEach { $0(result) }
+            }
+            guard let archive else { return make(definition, parameters: parameters, completion: finish) }
+            // The shared session may be stored, under the id its clients know.
+            archive.claimShared(viewModel: viewModel) { [self] claimed in
+                switch claimed {
+                case .failure(let error): finish(.failure(error))
+                case .success(let record?): rebuild(record, definition, completion: finish)
+                case .success(nil): make(definition, parameters: parameters, completion: finish)
+                }
+            }
+        }
+    }
+
+    /// The session `id` of `viewModel`: the live one, or, where the app keeps
+    /// its sessions, the stored one made again here as it was. `completion`
+    /// may run before this returns (a live session) or later, on any thread.
+    package func findSession(_ viewModel: String, id: String, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+        let definition: ViewModelDefinition
+        do {
+            definition = try self.definition(viewModel)
+        } catch {
+            return completion(.failure(error as? BinderyError ?? BinderyError(.unknownViewModel, "\(error)")))
+        }
+        let unknown = BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)")
+        // Another request may be making the same id again for another ViewModel's name.
+        let answer: @Sendable (Result<Session, BinderyError>) -> Void = { result in
+            completion(result.flatMap { $0.viewModelName == viewModel ? .success($0) : .failure(unknown) })
+        }
+        enum Next {
+            case found(Session)
+            case missing
+            case wait
+            case claim(SessionArchive)
+        }
+        let next = lock.withLock { () -> Next in
+            if let session = sessions[id] { return .found(session) }
+            guard let archive else { return .missing }
+            if restoring[id] != nil {
+                restoring[id]!.append(answer)
+                return .wait
+            }
+            restoring[id] = [answer]
+            return .claim(archive)
+        }
+        switch next {
+        case .found(let session): answer(.success(session))
+        case .missing: completion(.failure(unknown))
+        case .wait: return
+        case .claim(let archive):
+            let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [self] result in
+                lock.withLock { restoring.removeValue(forKey: id) ?? [] }.forEach { $0(result) }
+            }
+            archive.claim(id: id, viewModel: viewModel) { [self] claimed in
+                switch claimed {
+                case .failure(let error): finish(.failure(error))
+                case .success(nil): finish(.failure(unknown))
+                case .success(let record?): rebuild(record, definition, completion: finish)
+                }
+            }
+        }
+    }
+
+    /// Finds session `id` of `viewModel` (`findSession`), lets `check` refuse
+    /// it, and runs `operation` on it; a session let go to the store just as
+    /// the request reached it is found again, once.
+    package func withSession<T>(
+        _ viewModel: String, id: String, check: @escaping @Sendable (Session) throws -> Void,
+        _ operation: @escaping @Sendable (Session, @escaping @Sendable (Result<T, BinderyError>) -> Void) -> Void,
+        retrying: Bool = true, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+    ) {
+        findSession(viewModel, id: id) { [self] found in
+            let session: Session
+            do {
+                session = try found.get()
+                try check(session)
+            } catch {
+                return completion(.failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
+            }
+            operation(session) { [self] result in
+                guard retrying, case .failure(let error) = result, error.code == .retired else { return completion(result) }
+                withSession(viewModel, id: id, check: check, operation, retrying: false, completion: completion)
+            }
+        }
+    }
+
+    /// A new session of `definition`, made by its factory.
+    private func make(
+        _ definition: ViewModelDefinition, parameters: Data, client: String? = nil, owner: SessionOwner? = nil, identity: Identity? = nil,
+        completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
+    ) {
+        let session: Session
+        do {
+            session = try lock.withLock {
+                let origin = archive.map { _ in
+                    SessionOrigin(isShared: definition.isShared, parameters: parameters, identity: identity, createdAt: Date())
+                }
+                let session = try addSessionLocked(definition.name, client: client, owner: owner, origin: origin)
+                if definition.isShared { sharedSessions[definition.name] = session }
+                return session
+            }
+        } catch {
+            return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
+        }
+        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services, identity: identity)
+        start(session, definition, context: context, resuming: nil, completion: completion)
+    }
+
+    /// The stored session `record` of `definition`, made again here by its
+    /// factory from its parameters and identity, with its declared state.
+    private func rebuild(_ record: StoredSession, _ definition: ViewModelDefinition, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+        let made: (session: Session, isNew: Bool)
+        do {
+            made = try lock.withLock {
+                // Made meanwhile through its other name (a shared session asked for by id and by creation).
+                if let live = sessions[record.id] { return (live, false) }
+                let origin = SessionOrigin(isShared: record.isShared, parameters: record.parameters, identity: record.identity, createdAt: record.createdAt)
+                let session = try addSessionLocked(definition.name, id: record.id, client: record.client, owner: record.owner, origin: origin)
+                if record.isShared { sharedSessions[definition.name] = session }
                 return (session, true)
             }
         } catch {
             return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
         }
-        // A shared session's later clients queue behind its start, so they see it started (or gone).
-        guard isNew else { return session.snapshot { result in completion(result.map { _ in session }) } }
-        let context = ViewModelContext(
-            sessionID: session.id, parameters: parameters, services: services,
-            identity: definition.isShared ? nil : identity)
-        session.start(declaredOutputs: definition.declaredOutputs, { try definition.make(context) }) { [self] result in
+        guard made.isNew else { return made.session.snapshot { result in completion(result.map { _ in made.session }) } }
+        let context = ViewModelContext(sessionID: record.id, parameters: record.parameters, services: services, identity: record.identity)
+        start(made.session, definition, context: context, resuming: record, completion: completion)
+    }
+
+    /// Makes the ViewModel of `session` in its first turn (from `resuming`'s state if it is rebuilt).
+    private func start(
+        _ session: Session, _ definition: ViewModelDefinition, context: ViewModelContext, resuming: StoredSession?,
+        completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
+    ) {
+        session.start(declaredOutputs: definition.declaredOutputs, resuming: resuming, { try definition.make(context) }) { [self] result in
             switch result {
             case .success:
-                configuration.logger.info("session created", metadata: ["view_model": "\(viewModel)", "session": "\(session.id)"])
+                configuration.logger.info(
+                    resuming == nil ? "session created" : "session rebuilt from its store",
+                    metadata: ["view_model": "\(definition.name)", "session": "\(session.id)"])
                 completion(.success(session))
             case .failure(let error):
-                configuration.logger.notice("session not created", metadata: ["view_model": "\(viewModel)", "error": "\(error.message)"])
-                remove(session, reason: nil)  // one that fails halfway is disposed: no subscription it made lives on
+                configuration.logger.notice("session not created", metadata: ["view_model": "\(definition.name)", "error": "\(error.message)"])
+                // One that fails halfway is disposed: no subscription it made lives on. A
+                // stored one stays stored: what failed now (a service) may work later.
+                forget(session)
+                session.dispose()
                 completion(.failure(error))
             }
         }
     }
 
-    /// A new session of `viewModel` for `client` on `scheduler` (a new one by
-    /// default), counted against the limits; call with `lock` held.
-    private func addSessionLocked(_ viewModel: String, client: String?, owner: SessionOwner?, on scheduler: SerialScheduler? = nil) throws -> Session {
+    /// A new session of `viewModel` (with `id`, or a new one) for `client` on
+    /// `scheduler` (a new one by default), counted against the limits; call with `lock` held.
+    private func addSessionLocked(
+        _ viewModel: String, id: String? = nil, client: String?, owner: SessionOwner?, origin: SessionOrigin? = nil,
+        on scheduler: SerialScheduler? = nil
+    ) throws -> Session {
         if let client, sessionsByClient[client, default: 0] >= configuration.maxSessionsPerClient {
             throw BinderyError(.tooManySessions, "this client already has \(configuration.maxSessionsPerClient) sessions; delete one or let one idle out")
         }
@@ -144,7 +330,7 @@ public final class Application: @unchecked Sendable {
         }
         if let client { sessionsByClient[client, default: 0] += 1 }
         let session = Session(
-            id: SessionID.make(), viewModelName: viewModel, client: client, owner: owner, limits: configuration,
+            id: id ?? SessionID.make(), viewModelName: viewModel, client: client, owner: owner, origin: origin, limits: configuration,
             scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
             format: wireFormat, published: published)
         session.sessionURL = sessionURL
@@ -152,6 +338,7 @@ public final class Application: @unchecked Sendable {
             guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
             return try self.startChild(child, for: client, owner: owner, on: scheduler)
         }
+        if origin != nil, let archive { session.onChange = { [weak archive] in archive?.changed($0) } }
         sessions[session.id] = session
         return session
     }
@@ -174,7 +361,8 @@ public final class Application: @unchecked Sendable {
                 configuration.logger.info("session created", metadata: ["view_model": "\(name)", "session": "\(session.id)", "child": "true"])
             case .failure(let error):
                 configuration.logger.error("child session not started", metadata: ["view_model": "\(name)", "session": "\(session.id)", "error": "\(error)"])
-                remove(session, reason: nil)
+                forget(session)
+                session.dispose()
             }
         }
         return session
@@ -185,7 +373,7 @@ public final class Application: @unchecked Sendable {
         lock.withLock { namesByType[ObjectIdentifier(type)] }
     }
 
-    /// The live session `id` of `viewModel`.
+    /// The live session `id` of `viewModel` (not one only stored: `findSession`).
     package func session(_ viewModel: String, id: String) throws -> Session {
         _ = try definition(viewModel)
         guard let session = lock.withLock({ sessions[id] }), session.viewModelName == viewModel else {
@@ -194,13 +382,18 @@ public final class Application: @unchecked Sendable {
         return session
     }
 
-    /// Disposes `session`; its subscriptions end with `.end`.
+    /// Disposes `session`, and deletes it from the store; its subscriptions end with `.end`.
     package func disposeSession(_ session: Session) {
-        remove(session, reason: "deleted")
+        archiveLocked()?.delete(session)
+        forget(session)
+        log(session, "session disposed", reason: "deleted")
+        session.dispose()
     }
 
-    /// Disposes `session`, logged with `reason` if it was live.
-    private func remove(_ session: Session, reason: String?, completion: (@Sendable () -> Void)? = nil) {
+    private func archiveLocked() -> SessionArchive? { lock.withLock { archive } }
+
+    /// Takes `session` out of the live table (it is found no more: in the store, or nowhere).
+    private func forget(_ session: Session) {
         lock.withLock {
             if sessions[session.id] === session {
                 sessions[session.id] = nil
@@ -211,14 +404,21 @@ public final class Application: @unchecked Sendable {
             }
             if sharedSessions[session.viewModelName] === session { sharedSessions[session.viewModelName] = nil }
         }
-        if let reason {
-            configuration.logger.info(
-                "session disposed",
-                metadata: [
-                    "view_model": "\(session.viewModelName)", "session": "\(session.id)", "reason": "\(reason)",
-                ])
+    }
+
+    private func log(_ session: Session, _ message: Logger.Message, reason: String) {
+        configuration.logger.info(
+            message, metadata: ["view_model": "\(session.viewModelName)", "session": "\(session.id)", "reason": "\(reason)"])
+    }
+
+    /// Lets `session` go to the store: captured as it stops and disposed in
+    /// one turn, held by the archive until written, then out of the live table.
+    private func retire(_ session: Session, to archive: SessionArchive, reason: String) {
+        session.retire { [self] record in
+            if let record { archive.keep(record) }
+            forget(session)
+            log(session, "session let go to its store", reason: reason)
         }
-        session.dispose(completion: completion)
     }
 
     /// The number of live sessions of each registered ViewModel.
@@ -233,40 +433,84 @@ public final class Application: @unchecked Sendable {
     /// The number of live sessions.
     public var sessionCount: Int { lock.withLock { sessions.count } }
 
-    /// Disposes sessions idle longer than the configured timeout; returns how many.
+    /// Lets go of sessions idle longer than the configured timeout; returns
+    /// how many. Where the app keeps sessions, one that was used goes to the
+    /// store (and is made again when asked for); one never used is deleted.
     @discardableResult
     package func disposeIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
-        let idle = lock.withLock {
-            sessions.values.filter { $0.isIdle(for: configuration.sessionIdleTimeout, unused: configuration.unusedSessionTimeout, now: now) }
+        let (all, kept) = lock.withLock { () -> ([Session], SessionArchive?) in (Array(sessions.values), archive) }
+        let idle = all.filter { $0.isIdle(for: configuration.sessionIdleTimeout, unused: configuration.unusedSessionTimeout, now: now) }
+        if kept != nil { all.forEach { $0.markSeenIfStreamed() } }
+        for session in idle {
+            if let kept, session.origin != nil, session.isUsed {
+                retire(session, to: kept, reason: "idle")
+            } else {
+                if session.origin != nil { kept?.delete(session) }
+                forget(session)
+                log(session, "session disposed", reason: "idle")
+                session.dispose()
+            }
         }
-        idle.forEach { remove($0, reason: "idle") }
         return idle.count
     }
 
-    /// Checks for idle sessions every `interval` until `stop()`.
+    /// Checks for idle sessions every `interval`, and saves the sessions that
+    /// changed to the store (if the app keeps them), until `stop()`.
     package func startIdleReaper(every interval: Duration = .seconds(30)) {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let nanos = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanos), repeating: .nanoseconds(nanos))
         timer.setEventHandler { [weak self] in self?.disposeIdleSessions() }
         timer.resume()
-        lock.withLock { reaper = timer }
+        let kept = lock.withLock { () -> SessionArchive? in
+            reaper = timer
+            return archive
+        }
+        kept?.start()
+    }
+
+    /// Sessions in the store at its last sweep (0 if the app keeps none).
+    package var storedSessionCount: Int { archiveLocked()?.storedCount ?? 0 }
+
+    /// Sessions made again from the store since the start.
+    package var rebuiltSessionCount: UInt64 { archiveLocked()?.rebuiltCount ?? 0 }
+
+    /// Saves every session that changed and waits until it is written (tests).
+    package func saveSessions() { archiveLocked()?.flush() }
+
+    /// Sweeps the store now: expired sessions out, and the count (tests).
+    package func sweepStoredSessions(now: Date = Date()) {
+        guard let archive = archiveLocked() else { return }
+        archive.sweep(now: now)
+        archive.flush()
     }
 
     /// Disposes every session and stops the reaper, waiting at most `grace` for
     /// sessions busy in their ViewModel: one that never finishes must not keep
-    /// the process from stopping. Blocks the caller: call it from the thread
-    /// that stops the process, never from a session's turn.
+    /// the process from stopping. Where the app keeps sessions, each is saved
+    /// as it stops, and all are written before this returns. Blocks the
+    /// caller: call it from the thread that stops the process, never from a session's turn.
     public func stop(grace: Duration = .seconds(2)) {
-        let all = lock.withLock { () -> [Session] in
+        let (all, keeper) = lock.withLock { () -> ([Session], SessionArchive?) in
             reaper?.cancel()
             reaper = nil
-            return Array(sessions.values)
+            return (Array(sessions.values), archive)
         }
+        let kept = keeper == nil ? [] : all.filter { $0.origin != nil }
+        let others = keeper == nil ? all : all.filter { $0.origin == nil }
         let group = DispatchGroup()
-        for session in all {
+        for session in others {
             group.enter()
-            remove(session, reason: "shutdown") { group.leave() }
+            forget(session)
+            log(session, "session disposed", reason: "shutdown")
+            session.dispose { group.leave() }
+        }
+        if let keeper {
+            keeper.retireAll(kept, grace: grace) { [self] session, _ in
+                forget(session)
+                log(session, "session let go to its store", reason: "shutdown")
+            }
+            configuration.logger.info("sessions saved", metadata: ["sessions": "\(kept.count)"])
         }
         let (seconds, attoseconds) = grace.components
         if group.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {

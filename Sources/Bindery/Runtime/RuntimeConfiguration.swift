@@ -19,6 +19,14 @@ public struct RuntimeConfiguration: Sendable {
     /// made is disposed after this long without a request: abandoned creates
     /// do not hold places for the whole idle timeout.
     public var unusedSessionTimeout: Duration = .seconds(60)
+    /// How often the sessions that changed are saved to the store, together
+    /// (an app that keeps sessions): after `kill -9` a session has its state
+    /// as of at most about this long before. A stop (SIGTERM) saves everything.
+    public var sessionSaveInterval: Duration = .seconds(1)
+    /// A stored session not asked for or streamed from for this long is deleted.
+    public var storedSessionLifetime: Duration = .seconds(24 * 3600)
+    /// Most sessions the store keeps; beyond, those seen least recently are deleted.
+    public var maxStoredSessions = 1_000_000
     /// The threads sessions run on: shared by every session, bounded whatever the load.
     public var executors: ExecutorPool = .shared
     /// Where sessions created and disposed, and ViewModel failures, are logged

@@ -19,6 +19,9 @@ package final class Session: @unchecked Sendable {
     package let client: String?
     /// Whom it answers besides its id (nil: anyone with the id).
     package let owner: SessionOwner?
+    /// What a store needs to make it again; nil for a session that is not
+    /// kept (a child, made by its parent's output rather than by a factory).
+    package let origin: SessionOrigin?
     /// The scheduler everything in the session runs on.
     let scheduler: SerialScheduler
     private let limits: RuntimeConfiguration
@@ -30,6 +33,11 @@ package final class Session: @unchecked Sendable {
     private var subscription: Disposable?
     private var subscribers: [ObjectIdentifier: Subscription] = [:]
     private var isDisposed = false
+    /// It was let go to its store (idle, or the server stopping): a request
+    /// that found it just before should find it again (`BinderyError.Code.retired`).
+    private var isRetired = false
+    /// Its `SessionRelay`s, if it is kept.
+    private var state: SessionState?
 
     // Read from any thread (the idle reaper).
     private let activity = NSLock()
@@ -37,24 +45,30 @@ package final class Session: @unchecked Sendable {
     private var feeding = 0
     /// Whether anyone has streamed from it or sent it an input since it was made.
     private var wasUsed = false
+    /// When its store last heard that it was seen.
+    private var seenTold = ContinuousClock.now
 
     /// Makes a session, on this session's scheduler, for a ViewModel that an
     /// output emitted; set by the application.
     var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
     /// Where a session is served, for the child references this one sends; set by the application.
     var sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)?
+    /// Tells the application's store that the session has something to save
+    /// (its state changed, or it was seen after a while); set by the application before `start`.
+    var onChange: (@Sendable (Session) -> Void)?
 
     /// A session running on `scheduler`: a new one for a session of its own, its
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
     init(
-        id: String, viewModelName: String, client: String?, owner: SessionOwner?, limits: RuntimeConfiguration,
+        id: String, viewModelName: String, client: String?, owner: SessionOwner?, origin: SessionOrigin? = nil, limits: RuntimeConfiguration,
         scheduler: SerialScheduler, format: EventWireFormat, published: PublicationCount = PublicationCount()
     ) {
         self.id = id
         self.viewModelName = viewModelName
         self.client = client
         self.owner = owner
+        self.origin = origin
         self.limits = limits
         self.scheduler = scheduler
         broadcast = Broadcast(
@@ -73,7 +87,7 @@ package final class Session: @unchecked Sendable {
             { [self] in
                 broadcast.holdWakes()
                 do {
-                    guard !isDisposed else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                    guard !isDisposed else { throw disposedError }
                     try work()
                 } catch {
                     failure = problem(error)
@@ -91,25 +105,44 @@ package final class Session: @unchecked Sendable {
             })
     }
 
+    private var disposedError: BinderyError {
+        isRetired ? BinderyError(.retired, "session \(id) was let go to its store") : BinderyError(.unknownSession, "session \(id) was disposed")
+    }
+
     private func problem(_ error: Error) -> BinderyError {
         error as? BinderyError ?? BinderyError(.viewModelFailed, "\(viewModelName): \(error)")
     }
 
-    /// Makes the ViewModel with `make` and subscribes to its outputs, in the session's first turn.
-    func start(declaredOutputs: [String: OutputKind], _ make: @escaping () throws -> Any, completion: @escaping @Sendable (Result<Void, BinderyError>) -> Void)
-    {
+    /// Makes the ViewModel with `make` and subscribes to its outputs, in the
+    /// session's first turn; rebuilding from `stored`, its `SessionRelay`s
+    /// take their stored values, and its event ids go on from the stored ones.
+    func start(
+        declaredOutputs: [String: OutputKind], resuming stored: StoredSession? = nil, _ make: @escaping () throws -> Any,
+        completion: @escaping @Sendable (Result<Void, BinderyError>) -> Void
+    ) {
         perform(
             { [self] in
-                let viewModel: Any
-                do {
-                    viewModel = try make()
-                } catch let error as BinderyError {
-                    throw error
-                } catch {
-                    throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
+                var (ports, state) = try build(make, declaredOutputs: declaredOutputs, restoring: stored?.state)
+                var restored = stored?.state == nil ? (state?.isEmpty ?? true) : (state?.isRestored ?? false)
+                if let stored, !restored {
+                    limits.logger.warning(
+                        "stored state does not fit the ViewModel: made afresh",
+                        metadata: ["view_model": "\(viewModelName)", "session": "\(id)"])
+                    if stored.state != nil {
+                        ports.discard()
+                        (ports, state) = try build(make, declaredOutputs: declaredOutputs, restoring: nil)
+                    }
+                    restored = false
                 }
-                let ports = try ViewModelPorts(viewModel, declaredOutputs: declaredOutputs)
+                if let stored {
+                    // Ids go on from the last one only if this is exactly where the session
+                    // stopped; otherwise past any id it may have used, so that a resuming
+                    // stream starts over (`bindery.reset`) rather than skipping what it never had.
+                    let exact = stored.stoppedCleanly && restored
+                    broadcast.withLog { $0.resume(after: exact ? stored.lastEventID : stored.lastEventID &+ SessionArchive.restartGap) }
+                }
                 self.ports = ports
+                self.state = state
                 subscription = try ports.subscribe(
                     { [weak self] name, kind, value in
                         self?.receive(value, from: name, kind: kind)
@@ -121,7 +154,35 @@ package final class Session: @unchecked Sendable {
                                 "session": "\(self?.id ?? "")", "output": "\(name)", "error": "\(error)",
                             ])
                     })
+                // Saved soon: a new session, or a rebuilt one as it runs here now.
+                onChange?(self)
             }, answer: {}, completion: completion)
+    }
+
+    /// Makes the ViewModel and finds its ports, with the `SessionRelay`s it
+    /// makes meanwhile kept in a state of its own (restored from `restoring`)
+    /// if the session is kept.
+    private func build(
+        _ make: @escaping () throws -> Any, declaredOutputs: [String: OutputKind], restoring: Data?
+    ) throws -> (ViewModelPorts, SessionState?) {
+        let made = { [viewModelName] () throws -> ViewModelPorts in
+            let viewModel: Any
+            do {
+                viewModel = try make()
+            } catch let error as BinderyError {
+                throw error
+            } catch {
+                throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
+            }
+            return try ViewModelPorts(viewModel, declaredOutputs: declaredOutputs)
+        }
+        guard origin != nil else { return (try made(), nil) }
+        let changed: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            onChange?(self)
+        }
+        let state = SessionState(restoring: restoring, onChange: changed)
+        return (try SessionState.$current.withValue(state) { try made() }, state)
     }
 
     private func receive(_ value: ViewModelPorts.Value, from name: String, kind: OutputKind) {
@@ -154,8 +215,35 @@ package final class Session: @unchecked Sendable {
         }
     }
 
-    /// Marks the session asked now (for idle expiry).
-    func touch() { activity.withLock { lastActive = .now } }
+    /// Marks the session asked now (for idle expiry), and tells its store
+    /// now and then, so that a stored session seen lately does not expire.
+    func touch() {
+        let now = ContinuousClock.now
+        let tell = activity.withLock {
+            lastActive = now
+            guard origin != nil, now - seenTold >= Self.seenRefresh else { return false }
+            seenTold = now
+            return true
+        }
+        if tell { onChange?(self) }
+    }
+
+    /// How often a session in use tells its store it was seen.
+    static let seenRefresh: Duration = .seconds(60)
+
+    /// Tells the store that the session is streamed from, if it was not told lately (the idle reaper's rounds).
+    func markSeenIfStreamed() {
+        let now = ContinuousClock.now
+        let tell = activity.withLock {
+            guard origin != nil, feeding > 0, now - seenTold >= Self.seenRefresh else { return false }
+            seenTold = now
+            return true
+        }
+        if tell { onChange?(self) }
+    }
+
+    /// Whether anyone has streamed from it or sent it an input since it was made.
+    var isUsed: Bool { activity.withLock { wasUsed } }
 
     /// Whether the session has had no subscriber and no request for `idle`,
     /// or for `unused` if nobody ever streamed from it or sent it an input.
@@ -241,6 +329,41 @@ package final class Session: @unchecked Sendable {
         }
     }
 
+    /// The session as its store keeps it, captured in a turn; nil if it is
+    /// not kept or was disposed.
+    func capture(_ completion: @escaping @Sendable (StoredSession?) -> Void) {
+        scheduler.async { [self] in completion(isDisposed ? nil : record(stoppedCleanly: false)) }
+    }
+
+    /// Captures the session exactly as it stops, and disposes it, in one turn:
+    /// nothing happens to it in between. A request that found it before gets
+    /// `BinderyError.Code.retired`, and looks for it again.
+    func retire(_ completion: @escaping @Sendable (StoredSession?) -> Void) {
+        scheduler.async { [self] in
+            let record = isDisposed ? nil : record(stoppedCleanly: true)
+            isRetired = true
+            disposeNow()
+            completion(record)
+        }
+    }
+
+    private func record(stoppedCleanly: Bool) -> StoredSession? {
+        guard let origin else { return nil }
+        let stateJSON: Data?
+        do {
+            stateJSON = try state.flatMap { $0.isEmpty ? nil : try $0.capture() }
+        } catch {
+            limits.logger.error("session state not saved", metadata: ["session": "\(id)", "error": "\(error)"])
+            return nil
+        }
+        let idle: Duration = activity.withLock { feeding > 0 ? .zero : ContinuousClock.now - lastActive }
+        let lastEventID = broadcast.withLog { $0.lastID }
+        return StoredSession(
+            id: id, viewModel: viewModelName, isShared: origin.isShared, parameters: origin.parameters, client: client, owner: owner,
+            identity: origin.identity, createdAt: origin.createdAt, lastSeen: Date().addingTimeInterval(-Double(idle.components.seconds)),
+            state: stateJSON, lastEventID: lastEventID, stoppedCleanly: stoppedCleanly)
+    }
+
     /// Disposes the ViewModel in a turn; every subscription ends with `.end`.
     func dispose(completion: (@Sendable () -> Void)? = nil) {
         scheduler.async { [self] in
@@ -255,8 +378,21 @@ package final class Session: @unchecked Sendable {
         subscription?.dispose()
         subscription = nil
         ports = nil
+        state = nil
         broadcast.finish()
         subscribers = [:]
         activity.withLock { feeding = 0 }
     }
+}
+
+/// What a kept session was made from, for its store.
+package struct SessionOrigin: Sendable {
+    /// Whether it is its ViewModel's one shared session.
+    let isShared: Bool
+    /// The creation parameters, as sent.
+    let parameters: Data
+    /// Who asked for it.
+    let identity: Identity?
+    /// When it was first made.
+    let createdAt: Date
 }

@@ -195,13 +195,30 @@ public enum ServeOptions {
             get: { "\($0.maxBodyBytes)" }
         ) { $0.maxBodyBytes = try number($1, in: 0...(1 << 30)) },
         value(
-            "session-idle", "<seconds>", "Seconds before a session with no stream and no request is disposed.",
+            "session-idle", "<seconds>", "Seconds before a session with no stream and no request leaves memory (a kept one stays stored).",
             get: { "\($0.runtime.sessionIdleTimeout.components.seconds)" }
         ) { $0.runtime.sessionIdleTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
         value(
             "unused-session-idle", "<seconds>", "Seconds before a session nobody streamed from or sent an input to is disposed.",
             get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }
         ) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        flag("no-session-store", "Keep sessions in memory only: a restart loses them (default: in the app's database).") {
+            $0.keepsSessions = false
+        },
+        value(
+            "session-save-interval", "<ms>", "Milliseconds between saves of the sessions that changed (kill -9 loses at most about this).",
+            get: {
+                "\($0.runtime.sessionSaveInterval.components.seconds * 1000 + $0.runtime.sessionSaveInterval.components.attoseconds / 1_000_000_000_000_000)"
+            }
+        ) { $0.runtime.sessionSaveInterval = .milliseconds(try number($1, in: 10...600_000) as Int) },
+        value(
+            "stored-session-lifetime", "<seconds>", "Seconds a stored session is kept after it was last asked for or streamed from.",
+            get: { "\($0.runtime.storedSessionLifetime.components.seconds)" }
+        ) { $0.runtime.storedSessionLifetime = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        value(
+            "max-stored-sessions", "<n>", "Most sessions kept in the store; beyond, the least recently seen are deleted.",
+            get: { "\($0.runtime.maxStoredSessions)" }
+        ) { $0.runtime.maxStoredSessions = try number($1, in: 1...1_000_000_000) },
         value(
             "connection-memory", "<bytes>", "libmicrohttpd's memory pool per connection (headers, write buffer).",
             get: { "\($0.connectionMemoryBytes)" }

@@ -26,13 +26,14 @@ struct HTTPError: Error, Sendable {
     /// The status and code of a runtime error.
     init(_ error: BinderyError) {
         switch error.code {
-        case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput: status = 404
+        case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput, .retired: status = 404
         case .malformedJSON, .invalidPayload: status = 400
-        case .limitReached: status = 503
+        case .limitReached, .storeUnavailable: status = 503
         case .tooManySessions: status = 429
         default: status = 500
         }
-        code = error.code.rawValue
+        // A session let go as the request reached it is looked for again; if it still leaks out, it is not there.
+        code = error.code == .retired ? BinderyError.Code.unknownSession.rawValue : error.code.rawValue
         message = error.message
     }
 

@@ -27,6 +27,9 @@ final class Telemetry: Sendable {
     private let refusals: [Refusal: CoreMetrics.Counter]
     private let connections: CoreMetrics.Gauge?
     private let openStreams: CoreMetrics.Gauge?
+    private let storedSessions: CoreMetrics.Gauge?
+    private let sessionsRebuilt: CoreMetrics.Counter?
+    private let rebuiltAtLastScrape = Locked<UInt64>(0)
     /// Instruments with a label value known only when it first happens.
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
     private let inputs = Locked<[String: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
@@ -42,6 +45,7 @@ final class Telemetry: Sendable {
             (registry, factory) = (nil, nil)
             (eventsPublished, eventsDelivered, streamBytes, streamsOpened) = (nil, nil, nil, nil)
             (streamsClosed, refusals, connections, openStreams) = ([:], [:], nil, nil)
+            (storedSessions, sessionsRebuilt) = (nil, nil)
             return
         }
         let registry = PrometheusCollectorRegistry()
@@ -68,6 +72,8 @@ final class Telemetry: Sendable {
             })
         connections = Gauge(label: "bindery_connections", factory: factory)
         openStreams = Gauge(label: "bindery_streams_open", factory: factory)
+        storedSessions = Gauge(label: "bindery_sessions_stored", factory: factory)
+        sessionsRebuilt = Counter(label: "bindery_sessions_rebuilt_total", factory: factory)
     }
 
     // MARK: Requests
@@ -164,8 +170,16 @@ final class Telemetry: Sendable {
     // MARK: Scrapes
 
     /// The Prometheus text of every metric, with the gauges read now.
-    func scrape(connections: Int, streams: Int, sessions counts: [String: Int], published: UInt64) -> Data? {
+    func scrape(
+        connections: Int, streams: Int, sessions counts: [String: Int], published: UInt64, stored: Int = 0, rebuilt: UInt64 = 0
+    ) -> Data? {
         guard let registry, let factory else { return nil }
+        let newlyRebuilt = rebuiltAtLastScrape.withLock { last -> UInt64 in
+            defer { last = max(last, rebuilt) }
+            return rebuilt > last ? rebuilt - last : 0
+        }
+        if newlyRebuilt > 0 { sessionsRebuilt?.increment(by: Int64(newlyRebuilt)) }
+        storedSessions?.record(stored)
         let newlyPublished = publishedAtLastScrape.withLock { last -> UInt64 in
             defer { last = max(last, published) }
             return published > last ? published - last : 0

@@ -16,12 +16,18 @@ struct APIRouter: Sendable {
 
     func respond(to request: Request, segments: ArraySlice<String>) throws -> Answer {
         let path = Array(segments)
-        // /api/<vm>/<sid>/…: the session the route is about, once its name and
-        // id have their form (after the method: a method the route does not
-        // have is 405 whatever the id).
-        func session() throws -> Session {
+        // /api/<vm>/<sid>/…: `operation` on the session the route is about, once
+        // its name and id have their form (after the method: a method the route
+        // does not have is 405 whatever the id), found live or in the store, and
+        // reachable by this request.
+        func onSession<T>(
+            _ operation: @escaping @Sendable (Session, @escaping @Sendable (Result<T, BinderyError>) -> Void) -> Void,
+            answer: @escaping @Sendable (Result<T, BinderyError>) -> Response
+        ) throws -> Answer {
             try validate(viewModel: path[0], id: path[1], request)
-            return try reachable(application.session(path[0], id: path[1]), by: request)
+            return .later { [application, viewModel = path[0], id = path[1]] reply in
+                application.withSession(viewModel, id: id, check: { try Self.reachable($0, by: request) }, operation) { reply(answer($0)) }
+            }
         }
 
         switch path.count {
@@ -67,35 +73,36 @@ struct APIRouter: Sendable {
         case 2:
             try allow(request, ["GET", "DELETE"])
             if request.method == "DELETE" {
-                application.disposeSession(try session())
-                return .now(.empty(status: 204))
+                return try onSession(
+                    { [application] session, done in
+                        application.disposeSession(session)
+                        done(.success(()))
+                    }, answer: { Self.response($0) })
             }
-            let session = try session()
-            if request.wantsEventStream { return try stream(session, request) }
-            return .later { reply in session.snapshot { reply(Self.response($0) { .json($0.json) }) } }
+            if request.wantsEventStream { return try stream(request, viewModel: path[0], id: path[1]) }
+            return try onSession({ session, done in session.snapshot(done) }, answer: { Self.response($0) { .json($0.json) } })
         case 3 where path[2] == "events":
             try allow(request, ["GET"])
-            return try stream(try session(), request)
+            return try stream(request, viewModel: path[0], id: path[1])
         case 4 where path[2] == "outputs":
             try allow(request, ["GET"])
-            let session = try session(), name = path[3]
-            return .later { reply in
-                session.value(ofOutput: name) { value in
-                    reply(
-                        Self.response(value) { json in
-                            // The output exists; it has nothing to show yet.
-                            guard let json else { return .empty(status: 204) }
-                            return .json(json)
-                        })
-                }
-            }
+            let name = path[3]
+            return try onSession(
+                { session, done in session.value(ofOutput: name, completion: done) },
+                answer: { value in
+                    Self.response(value) { json in
+                        // The output exists; it has nothing to show yet.
+                        guard let json else { return .empty(status: 204) }
+                        return .json(json)
+                    }
+                })
         case 4 where path[2] == "inputs":
             try allow(request, ["POST"])
-            let session = try session(), name = path[3]
+            let name = path[3]
             try checkJSONBody(request)
-            return .later { [body = request.body] reply in
-                session.send(input: name, payload: body) { reply(Self.response($0) { .json($0.json) }) }
-            }
+            return try onSession(
+                { [body = request.body] session, done in session.send(input: name, payload: body, completion: done) },
+                answer: { Self.response($0) { .json($0.json) } })
         default:
             throw HTTPError.notFound("no API route \(request.path)")
         }
@@ -132,7 +139,7 @@ struct APIRouter: Sendable {
     /// `session` if `request` may reach it: a session with an owner answers
     /// only requests that present it (its browser's cookie, its identity);
     /// to anyone else it does not exist.
-    private func reachable(_ session: Session, by request: Request) throws -> Session {
+    private static func reachable(_ session: Session, by request: Request) throws {
         let reaches: Bool
         switch session.owner {
         case nil: reaches = true
@@ -140,7 +147,6 @@ struct APIRouter: Sendable {
         case .identity(let id): reaches = request.identity?.id == id
         }
         guard reaches else { throw BinderyError(.unknownSession, "no session '\(session.id)' of \(session.viewModelName)") }
-        return session
     }
 
     /// Whether `a` and `b` are equal, in a time that does not tell how much of them is.
@@ -242,17 +248,17 @@ struct APIRouter: Sendable {
                             admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
             }
             for (index, entry) in entries.enumerated() {
-                do {
-                    try reachable(application.session(entry.viewModel, id: entry.id), by: request)
-                        .subscribe(lastEventID: entry.lastEventID, itemPrefix: ServerSentEvents.session(entry.path)) { settle(index, $0) }
-                } catch {
-                    settle(index, .failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
-                }
+                application.withSession(
+                    entry.viewModel, id: entry.id, check: { try Self.reachable($0, by: request) },
+                    { session, done in
+                        session.subscribe(lastEventID: entry.lastEventID, itemPrefix: ServerSentEvents.session(entry.path), completion: done)
+                    }, completion: { settle(index, $0) })
             }
         }
     }
 
-    private func stream(_ session: Session, _ request: Request) throws -> Answer {
+    private func stream(_ request: Request, viewModel: String, id: String) throws -> Answer {
+        try validate(viewModel: viewModel, id: id, request)
         // The header is what EventSource sends on its own reconnects; the query
         // argument lets a client that opens a new EventSource resume too.
         let lastEventID = (request.header("last-event-id") ?? request.query["lastEventId"])
@@ -261,14 +267,17 @@ struct APIRouter: Sendable {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }
         let retry = configuration.retryMilliseconds
-        return .later { [telemetry] reply in
-            session.subscribe(lastEventID: lastEventID) { subscribed in
+        return .later { [application, telemetry] reply in
+            application.withSession(
+                viewModel, id: id, check: { try Self.reachable($0, by: request) },
+                { session, done in session.subscribe(lastEventID: lastEventID, completion: done) }
+            ) { subscribed in
                 switch subscribed {
                 case .success(let subscription):
                     reply(
                         .eventStream(
                             EventStream(
-                                session: "\(session.viewModelName)/\(session.id)", subscription: subscription,
+                                session: "\(viewModel)/\(id)", subscription: subscription,
                                 admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
                 case .failure(let error):
                     admission.release()

@@ -47,7 +47,8 @@ public final class Server: @unchecked Sendable {
             metrics: { [weak application] in
                 telemetry.scrape(
                     connections: daemon.server?.connectionCount ?? 0, streams: admission.count,
-                    sessions: application?.sessionCounts ?? [:], published: application?.published.value ?? 0)
+                    sessions: application?.sessionCounts ?? [:], published: application?.published.value ?? 0,
+                    stored: application?.storedSessionCount ?? 0, rebuilt: application?.rebuiltSessionCount ?? 0)
             }
         )
         self.router = router

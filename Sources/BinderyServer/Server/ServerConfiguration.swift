@@ -72,6 +72,10 @@ public struct ServerConfiguration: Sendable {
     /// The SQLite file the app's database lives in, for an app that registers
     /// one (`BinderyDatabase`'s `registerDatabase`); `:memory:` keeps it in memory.
     public var databasePath = "bindery.sqlite"
+    /// Whether an app with a database keeps its sessions in it, so that they
+    /// outlive the process (`Application.keepSessions(in:)`); false keeps
+    /// them in memory only.
+    public var keepsSessions = true
     /// The app's authentication: every `/api` request goes through it first,
     /// and the identity it returns reaches the ViewModel factory and binds the
     /// session (`BinderyApp.authenticate`). nil: no authentication.

@@ -23,7 +23,7 @@ final class TestServer: @unchecked Sendable {
         configuration.publicDirectory = Self.publicDirectory
         configuration.databasePath = ":memory:"  // the catalog probes the todo list, which opens the database
         configure(&configuration)
-        server = ExampleApp.makeServer(configuration)
+        server = try ExampleApp.makeServer(configuration)
         try server.start()
     }
 

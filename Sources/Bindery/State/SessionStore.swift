@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where sessions are kept so that they outlive their process: the app's
+/// database (`BinderyDatabase`'s SQLite by default).
+///
+/// The runtime calls a store from its own queue (`SessionArchive`), one call
+/// at a time, never from a request's or a session's thread: an implementation
+/// may block on its database.
+package protocol SessionStore: Sendable {
+    /// The stored session `id`, if there is one.
+    func load(id: String) throws -> StoredSession?
+    /// The stored shared session of `viewModel`, if there is one.
+    func loadShared(viewModel: String) throws -> StoredSession?
+    /// Writes `sessions` (replacing what is stored under their ids) and
+    /// removes the sessions `deleting`, in one transaction.
+    func save(_ sessions: [StoredSession], deleting: [String]) throws
+    /// Removes sessions last seen before `date`, then the least recently seen
+    /// beyond `limit`; returns how many sessions are left.
+    func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int
+    /// The app's kept value `key` (`Application.keptRelay`), if stored.
+    func loadValue(key: String) throws -> Data?
+    /// Writes the app's kept values, in one transaction.
+    func saveValues(_ values: [String: Data]) throws
+}

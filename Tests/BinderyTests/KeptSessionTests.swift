@@ -1,0 +1,240 @@
+import BinderyDatabase
+import Foundation
+import XCTest
+
+@testable import Bindery
+
+/// Sessions kept in the app's database outlive their `Application`: each
+/// ViewModel shape declares its state with `SessionRelay`, and a new
+/// application on the same database makes the session again as it was.
+final class KeptSessionTests: XCTestCase {
+    /// Single-method binding: the relay is made in `bind`.
+    final class CounterBinding: ViewModelBinding {
+        struct Input: Decodable { let increment: Observable<Void> }
+        struct Output {
+            let count: Driver<Int>
+            let disposable: Disposable
+        }
+        func bind(_ input: Input) -> Output {
+            let count = SessionRelay<Int>(value: 0)
+            return Output(count: count.asDriver(), disposable: input.increment.withLatestFrom(count).map { $0 + 1 }.bind(to: count))
+        }
+    }
+
+    /// Nested `input` and `output` structs; the relay is made in `init`.
+    final class DraftViewModel {
+        struct Input { let edit: AnyObserver<String> }
+        struct Output { let draft: Driver<String> }
+        let input: Input
+        let output: Output
+        init() {
+            let draft = SessionRelay(value: "")
+            input = Input(edit: AnyObserver { event in if case .next(let text) = event { draft.accept(text) } })
+            output = Output(draft: draft.asDriver())
+        }
+    }
+
+    /// RxMVVM: relays as properties, three kept (one a property, an output as a `BehaviorRelay` is), one not.
+    final class TagsViewModel {
+        let add = PublishRelay<String>()
+        let note = SessionRelay(value: "")
+        let tags: Driver<[String]>
+        let adds: Driver<Int>
+        let views: Driver<Int>
+        private let disposeBag = DisposeBag()
+        init() {
+            let tags = SessionRelay<[String]>(value: [])
+            let adds = SessionRelay(value: 0)
+            let views = BehaviorRelay(value: 1)  // not kept: starts again
+            add.subscribe(onNext: {
+                tags.accept(tags.value + [$0])
+                adds.accept(adds.value + 1)
+            }).disposed(by: disposeBag)
+            self.tags = tags.asDriver()
+            self.adds = adds.asDriver()
+            add.map { "last: \($0)" }.bind(to: note).disposed(by: disposeBag)
+            self.views = views.asDriver()
+        }
+    }
+
+    /// `counter` as a later version would write it: its relay holds a `String`.
+    final class RetypedCounter {
+        let increment = PublishRelay<Void>()
+        let count: Driver<String>
+        init() { count = SessionRelay(value: "none").asDriver() }
+    }
+
+    private var database: (any DatabaseWriter)!
+
+    override func setUpWithError() throws {
+        database = try BinderyDatabase.inMemory()
+    }
+
+    private func application(retyped: Bool = false) throws -> Application {
+        let application = Application()
+        try application.keepSessions(in: database)
+        if retyped {
+            application.register("counter") { _ in RetypedCounter() }
+        } else {
+            application.register("counter") { _ in CounterBinding() }
+        }
+        application.register("draft") { _ in DraftViewModel() }
+        application.register("tags") { _ in TagsViewModel() }
+        return application
+    }
+
+    private func find(_ application: Application, _ viewModel: String, _ id: String) async throws -> Session {
+        try await awaitResult { application.findSession(viewModel, id: id, completion: $0) }
+    }
+
+    private func outputs(_ snapshot: Snapshot) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: snapshot.outputs.map { ($0.name, String(decoding: $0.json, as: UTF8.self)) })
+    }
+
+    func testEveryShapeKeepsItsDeclaredStateAcrossAStop() async throws {
+        let first = try application()
+        let counter = try await first.createSession("counter")
+        for _ in 1...3 { _ = try await counter.send(input: "increment", payload: Data()) }
+        let draft = try await first.createSession("draft")
+        _ = try await draft.send(input: "edit", payload: Data(#""half a sentence""#.utf8))
+        let tags = try await first.createSession("tags")
+        _ = try await tags.send(input: "add", payload: Data(#""red""#.utf8))
+        _ = try await tags.send(input: "add", payload: Data(#""blue""#.utf8))
+        first.stop()
+
+        let second = try application()
+        XCTAssertEqual(second.sessionCount, 0, "nothing is made before it is asked for")
+        let counterAgain = try await find(second, "counter", counter.id)
+        let counted = outputs(try await counterAgain.snapshot())
+        XCTAssertEqual(counted["count"], "3")
+        let drafted = outputs(try await find(second, "draft", draft.id).snapshot())
+        XCTAssertEqual(drafted["draft"], #""half a sentence""#)
+        let tagged = outputs(try await find(second, "tags", tags.id).snapshot())
+        XCTAssertEqual(tagged, ["tags": #"["red","blue"]"#, "adds": "2", "views": "1", "note": #""last: blue""#])
+        XCTAssertEqual(second.rebuiltSessionCount, 3)
+        // The rebuilt session goes on from its state.
+        let next = outputs(try await counterAgain.send(input: "increment", payload: Data()))
+        XCTAssertEqual(next["count"], "4")
+        second.stop()
+    }
+
+    func testAStreamResumesAcrossACleanStopWithoutAReset() async throws {
+        let first = try application()
+        let counter = try await first.createSession("counter")
+        let seen = try await counter.send(input: "increment", payload: Data()).lastEventID
+        first.stop()
+
+        let session = try await find(try application(), "counter", counter.id)
+        var items: [Subscription.Item] = []
+        _ = try await session.subscribe(lastEventID: seen).take(into: &items)
+        guard case .event(let event) = items.first else { return XCTFail("expected the count again, got \(items)") }
+        XCTAssertEqual(event.id, seen + 1, "ids go on from the last one")
+        XCTAssertEqual(String(decoding: event.json, as: UTF8.self), "1")
+    }
+
+    func testAStreamFromAProcessThatDiedStartsOverOnceWithTheState() async throws {
+        let first = try application()
+        let counter = try await first.createSession("counter")
+        let seen = try await counter.send(input: "increment", payload: Data()).lastEventID
+        first.saveSessions()  // saved, as every second; then the process dies: no stop
+
+        let second = try application()
+        let session = try await find(second, "counter", counter.id)
+        var items: [Subscription.Item] = []
+        _ = try await session.subscribe(lastEventID: seen).take(into: &items)
+        guard case .reset(let resetID) = items.first, case .event(let value) = items.last else { return XCTFail("expected a reset, got \(items)") }
+        XCTAssertGreaterThan(resetID, seen + SessionArchive.restartGap - 1, "no id of the dead process names an event of this one")
+        XCTAssertEqual(String(decoding: value.json, as: UTF8.self), "1", "the state as last saved")
+        // And if this one dies too before it saves, ids still only go up.
+        let third = try application()
+        let again = try await find(third, "counter", counter.id)
+        let lastID = try await again.snapshot().lastEventID
+        XCTAssertGreaterThan(lastID, resetID)
+        second.stop()
+    }
+
+    func testAStateThatNoLongerFitsIsMadeAfreshWithAReset() async throws {
+        let first = try application()
+        let counter = try await first.createSession("counter")
+        let seen = try await counter.send(input: "increment", payload: Data()).lastEventID
+        first.stop()
+
+        let session = try await find(try application(retyped: true), "counter", counter.id)
+        let counted = outputs(try await session.snapshot())
+        XCTAssertEqual(counted["count"], #""none""#, "the factory's value, not a misread one")
+        var items: [Subscription.Item] = []
+        _ = try await session.subscribe(lastEventID: seen).take(into: &items)
+        guard case .reset = items.first else { return XCTFail("expected a reset, got \(items)") }
+    }
+
+    func testADeletedSessionIsNotMadeAgain() async throws {
+        let first = try application()
+        let counter = try await first.createSession("counter")
+        first.disposeSession(counter)
+        first.stop()
+        await XCTAssertThrowsErrorAsync(try await self.find(try self.application(), "counter", counter.id)) {
+            XCTAssertEqual(($0 as? BinderyError)?.code, .unknownSession)
+        }
+    }
+
+    func testAnIdleSessionLeavesMemoryAndComesBackWhenAskedFor() async throws {
+        let application = try application()
+        let counter = try await application.createSession("counter")
+        _ = try await counter.send(input: "increment", payload: Data())
+        XCTAssertEqual(application.disposeIdleSessions(now: .now + .seconds(3_600)), 1)
+        try await waitUntil { application.sessionCount == 0 }
+        let again = try await find(application, "counter", counter.id)
+        XCTAssertFalse(again === counter)
+        let counted = outputs(try await again.snapshot())
+        XCTAssertEqual(counted["count"], "1")
+    }
+
+    func testAnUnusedSessionIsDeletedWhenItIdlesOut() async throws {
+        let application = try application()
+        let counter = try await application.createSession("counter")
+        XCTAssertEqual(application.disposeIdleSessions(now: .now + .seconds(3_600)), 1)
+        await XCTAssertThrowsErrorAsync(try await self.find(application, "counter", counter.id))
+    }
+
+    func testStoredSessionsExpireAndStayBounded() async throws {
+        var configuration = RuntimeConfiguration()
+        configuration.maxStoredSessions = 50_000
+        configuration.storedSessionLifetime = .seconds(10 * 86_400)
+        let application = Application(configuration: configuration)
+        try application.keepSessions(in: database)
+        application.register("counter") { _ in CounterBinding() }
+        // 100,000 sessions stored by earlier processes, last seen a second apart.
+        let start = Date().addingTimeInterval(-200_000)
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM bindery_session")
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT INTO bindery_session (id, view_model, shared, parameters, created_at, last_seen, last_event_id, stopped_cleanly)
+                    VALUES (?, 'counter', 0, x'', ?, ?, 0, 1)
+                    """)
+            for index in 0..<100_000 {
+                let seen = start.addingTimeInterval(Double(index)).timeIntervalSince1970
+                try insert.execute(arguments: [String(format: "kept-%017d", index), seen, seen])
+            }
+        }
+        application.sweepStoredSessions()
+        XCTAssertEqual(application.storedSessionCount, 50_000, "the least recently seen go beyond the limit")
+        XCTAssertEqual(application.sessionCount, 0, "stored sessions take no memory")
+        let recent = try await find(application, "counter", String(format: "kept-%017d", 99_999))
+        let counted = outputs(try await recent.snapshot())
+        XCTAssertEqual(counted["count"], "0")
+        await XCTAssertThrowsErrorAsync(try await self.find(application, "counter", String(format: "kept-%017d", 0)))
+
+        // Ten days after the last was seen, they have expired.
+        application.sweepStoredSessions(now: start.addingTimeInterval(100_000 + 10 * 86_400 + 1))
+        XCTAssertEqual(application.storedSessionCount, 1, "only the one made again just now")
+    }
+
+    private func waitUntil(_ condition: @escaping () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("condition not met in 5 s", file: file, line: line) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
