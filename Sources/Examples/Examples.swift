@@ -2,8 +2,10 @@ import Bindery
 
 /// The seed articles' ViewModels, registered under their URL names.
 public enum Examples {
-    /// Registers every example ViewModel with `application`, sharing `services`.
-    public static func register(in application: Application, services: ServiceProvider = ServiceProvider()) {
+    /// Registers every example ViewModel with `application`, sharing
+    /// `services` (by default services whose state the application keeps).
+    public static func register(in application: Application, services: ServiceProvider? = nil) {
+        let services = services ?? ServiceProvider(keptBy: application)
         application.register("simple", summary: "Color cycling from the single-method binding article: a tap moves to the next color.") { _ in SimpleViewModel()
         }
         application.register("table", summary: "The single-method binding article's table: fetch items, select one to see its content.") { _ in

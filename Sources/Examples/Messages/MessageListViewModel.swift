@@ -19,8 +19,8 @@ final class MessageListViewModel {
 
     init(services: ServiceProvider) {
         let messageService = services.messageService
-        let text = BehaviorRelay(value: "")
-        let sent = BehaviorRelay<[Message]>(value: [])
+        let text = SessionRelay(value: "")
+        let sent = SessionRelay<[Message]>(value: [])
         let sending = BehaviorRelay(value: false)
         let errors = PublishRelay<String>()
 

@@ -21,9 +21,9 @@ final class SendingListViewModel {
     private let disposeBag = DisposeBag()
 
     init(database: DatabaseService) {
-        let pendingItems = BehaviorRelay<[Outgoing]>(value: [])
-        let sentItems = BehaviorRelay<[Outgoing]>(value: [])
-        var nextID = 1
+        let pendingItems = SessionRelay<[Outgoing]>(value: [])
+        let sentItems = SessionRelay<[Outgoing]>(value: [])
+        var nextID = ((pendingItems.value + sentItems.value).map(\.id).max() ?? 0) + 1
 
         uploadAction = Action(enabledIf: pendingItems.map { !$0.isEmpty }) { items in
             database.upload(items)

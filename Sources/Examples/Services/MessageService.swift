@@ -12,11 +12,15 @@ final class MessageService {
     private let scheduler: SchedulerType
     private let latency: RxTimeInterval
     private let lock = NSLock()
-    private var nextID = 1
+    /// Ids go on from its scheduler's time when the service was made, in
+    /// milliseconds (from 1 on a test's virtual clock): a message sent after a
+    /// restart never takes the id of one a session kept.
+    private var nextID: Int
 
     init(scheduler: SchedulerType, latency: RxTimeInterval) {
         self.scheduler = scheduler
         self.latency = latency
+        nextID = Int(scheduler.now.timeIntervalSince1970 * 1000) + 1
     }
 
     func send(_ text: String) -> Observable<Message> {

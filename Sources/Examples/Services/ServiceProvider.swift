@@ -24,10 +24,16 @@ public final class ServiceProvider: @unchecked Sendable {
     /// The database the sending list uploads to.
     let databaseService: DatabaseService
 
-    /// Services with `latency` on `scheduler` (a background scheduler by default).
-    public init(scheduler: SchedulerType = ConcurrentDispatchQueueScheduler(qos: .userInitiated), latency: RxTimeInterval = .milliseconds(150)) {
+    /// Services with `latency` on `scheduler` (a background scheduler by
+    /// default), whose state is kept by `application` where it keeps its sessions.
+    public init(
+        scheduler: SchedulerType = ConcurrentDispatchQueueScheduler(qos: .userInitiated), latency: RxTimeInterval = .milliseconds(150),
+        keptBy application: Application? = nil
+    ) {
         self.scheduler = scheduler
-        userService = UserService(scheduler: scheduler, latency: latency)
+        userService = UserService(
+            scheduler: scheduler, latency: latency,
+            users: application?.keptRelay("examples.users", value: UserService.initialUsers) ?? SessionRelay(value: UserService.initialUsers))
         itemService = ItemService()
         messageService = MessageService(scheduler: scheduler, latency: latency)
         currencyService = CurrencyService(scheduler: scheduler, latency: latency)

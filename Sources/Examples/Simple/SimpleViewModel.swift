@@ -20,7 +20,7 @@ final class SimpleViewModel: ViewModelBinding {
 
     func bind(_ input: Input) -> Output {
         let colors = Observable.just(Color.allCases)
-        let currentColorIndexRelay = BehaviorRelay<Int>(value: 0)
+        let currentColorIndexRelay = SessionRelay<Int>(value: 0)
 
         let currentColor =
             Observable
