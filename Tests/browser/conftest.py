@@ -97,12 +97,14 @@ def stop_server(server):
 
 
 class RestartableServer:
-    """`bindery serve` on a fixed port, so a page can outlive the process."""
+    """`bindery serve` on a fixed port and one database, so a page can outlive the process
+    (and its session too, kept in the database, unless `extra` says --no-session-store)."""
 
     def __init__(self, extra=()):
-        self.extra = extra
+        self.scratch = tempfile.mkdtemp(prefix="bindery-test-")
+        self.extra = ("--database", os.path.join(self.scratch, "bindery.sqlite"), *extra)
         self.port = free_port()
-        self.current = start_server(extra, port=self.port)
+        self.current = start_server(self.extra, port=self.port)
 
     @property
     def url(self):
@@ -131,6 +133,16 @@ class RestartableServer:
         self.stop()
         self.start()
 
+    def kill(self):
+        """`kill -9`: nothing is saved on the way out."""
+        self.current.process.kill()
+        self.current.process.wait(timeout=15)
+        self.current = None
+
+    def close(self):
+        self.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
 
 @pytest.fixture(scope="module")
 def server():
@@ -143,7 +155,15 @@ def server():
 def restartable_server():
     running = RestartableServer()
     yield running
-    running.stop()
+    running.close()
+
+
+@pytest.fixture
+def forgetful_server():
+    """A restartable server that keeps its sessions in memory only: a restart loses them."""
+    running = RestartableServer(["--no-session-store"])
+    yield running
+    running.close()
 
 
 def make_browser(without_shared_worker=False):

@@ -1,9 +1,15 @@
-"""A page outlives its session: a restarted server, a stale ?session=, inputs made
-while the server is down, and a create the server refuses."""
+"""A page outlives its server: a restarted or killed server gives the page its
+session back as it was; where sessions are not kept (or the id is stale) the page
+starts a new one by itself. Inputs made while the server is down, and a create
+the server refuses."""
+import sqlite3
+import time
+
 import requests
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
-from conftest import browser_cookies, notice, page_state, start_server, stop_server, wait, wait_open
+from conftest import browser_cookies, notice, page_state, start_server, stop_server, texts, wait, wait_open
 
 
 def session_id(driver):
@@ -18,8 +24,92 @@ def record_states(driver):
     driver.execute_script("window.states = []; window.bindery.addEventListener('state', (e) => states.push(e.detail))")
 
 
-def test_a_page_recovers_by_itself_when_the_server_restarts(restartable_server, each_transport):
+def reconnected(driver):
+    states = driver.execute_script("return states")
+    return page_state(driver) == "open" and any(state in states for state in ("connecting", "offline"))
+
+
+def stored_state(server, session):
+    """The declared state the server saved for `session`, read from its database file."""
+    with sqlite3.connect(f"file:{server.extra[1]}?mode=ro", uri=True) as database:
+        row = database.execute("SELECT state FROM bindery_session WHERE id = ?", (session,)).fetchone()
+    return row[0].decode() if row and row[0] else ""
+
+
+def test_a_page_goes_on_with_its_session_when_the_server_restarts(restartable_server, each_transport):
     browser, server = each_transport, restartable_server
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    browser.find_element(By.ID, "change").click()
+    wait(browser, lambda b: button_text(b) == "Change to purple")
+    old = session_id(browser)
+    record_states(browser)
+
+    server.restart()  # the session is kept in the database: the page finds it again
+
+    wait(browser, reconnected, timeout=20)
+    assert session_id(browser) == old and f"session={old}" in browser.current_url
+    assert notice(browser) is None, "nothing was lost: nothing to say"
+    assert button_text(browser) == "Change to purple"
+    browser.find_element(By.ID, "change").click()
+    wait(browser, lambda b: button_text(b) == "Change to red")
+    server.send("simple", old, "buttonTap", cookies=browser_cookies(browser))  # from elsewhere: arrives over the stream
+    wait(browser, lambda b: button_text(b) == "Change to blue")
+    assert browser.execute_script("return window.bindery.transport") == browser.transport
+
+
+def test_a_page_goes_on_after_kill_9_with_what_was_saved(restartable_server, browser):
+    server = restartable_server
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    browser.find_element(By.ID, "change").click()
+    wait(browser, lambda b: button_text(b) == "Change to purple")
+    old = session_id(browser)
+    deadline = time.monotonic() + 10  # saved within about a second
+    while '"json":"1"' not in stored_state(server, old):
+        assert time.monotonic() < deadline, "the change was not saved"
+        time.sleep(0.05)
+    record_states(browser)
+
+    server.kill()
+    server.start()
+
+    wait(browser, reconnected, timeout=20)
+    assert session_id(browser) == old
+    assert notice(browser) is None
+    assert button_text(browser) == "Change to purple"
+
+
+def test_a_draft_and_the_messages_sent_come_back_and_typing_goes_on(restartable_server, browser):
+    server = restartable_server
+    browser.get(server.url + "/messages.html")
+    wait_open(browser)
+    field = browser.find_element(By.ID, "text")
+    field.send_keys("first")
+    wait(browser, lambda b: b.find_element(By.ID, "send").is_enabled())
+    field.send_keys(Keys.ENTER)
+    wait(browser, lambda b: texts(b, "#messages li") == ["first"])
+    field.send_keys("a draft")
+    old = session_id(browser)
+    snapshot = lambda: requests.get(server.api(f"/messages/{old}"), cookies=browser_cookies(browser), timeout=5).json()
+    wait(browser, lambda b: snapshot()["outputs"]["draft"] == "a draft")
+    record_states(browser)
+
+    server.restart()
+
+    wait(browser, reconnected, timeout=20)
+    assert session_id(browser) == old
+    assert notice(browser) is None
+    assert texts(browser, "#messages li") == ["first"]
+    # The field being typed in keeps its text and its focus through the reconnect.
+    assert browser.execute_script("return document.activeElement.id") == "text"
+    assert field.get_attribute("value") == "a draft"
+    field.send_keys(" goes on")
+    wait(browser, lambda b: snapshot()["outputs"]["draft"] == "a draft goes on")
+
+
+def test_a_page_whose_server_forgot_its_session_starts_a_new_one(forgetful_server, each_transport):
+    browser, server = each_transport, forgetful_server
     browser.get(server.url + "/simple.html")
     wait_open(browser)
     browser.find_element(By.ID, "change").click()
@@ -45,8 +135,8 @@ def test_a_page_recovers_by_itself_when_the_server_restarts(restartable_server, 
     assert browser.execute_script("return window.bindery.transport") == browser.transport
 
 
-def test_the_recovery_notice_leaves_the_heading_in_view_and_goes_by_itself(restartable_server, browser):
-    server = restartable_server
+def test_the_recovery_notice_leaves_the_heading_in_view_and_goes_by_itself(forgetful_server, browser):
+    server = forgetful_server
     browser.get(server.url + "/simple.html")
     wait_open(browser)
     old = session_id(browser)
@@ -79,9 +169,10 @@ def test_an_input_made_while_the_server_is_down_is_delivered_when_it_is_back(res
     wait(browser, lambda b: "1 input waits to be sent" in (notice(b) or ""))
 
     server.start()
-    wait(browser, lambda b: session_id(b) not in (None, old) and page_state(b) == "open", timeout=20)
-    # The waiting tap went to the new session (red → blue), after nothing else.
+    wait(browser, lambda b: page_state(b) == "open", timeout=20)
+    # The waiting tap went to the same session, kept across the restart (red → blue), after nothing else.
     wait(browser, lambda b: button_text(b) == "Change to purple")
+    assert session_id(browser) == old
     assert browser.execute_script("return document.documentElement.dataset.binderyPending") is None
     snapshot = requests.get(server.api(f"/simple/{session_id(browser)}"), cookies=browser_cookies(browser), timeout=5).json()
     assert snapshot["outputs"]["backgroundColor"] == "blue"

@@ -199,18 +199,19 @@ def test_the_page_survives_a_server_restart(browser, tmp_path):
         wait(browser, lambda b: text(b, "remaining") == "1 item left")
         old = browser.execute_script("return window.bindery.sessionId")
 
-        server.restart()  # the session is gone with the process; the list is on disk
+        browser.execute_script("window.states = []; window.bindery.addEventListener('state', (e) => states.push(e.detail))")
+        server.restart()  # the list is on disk, and the page's session is kept beside it
 
-        wait(browser, lambda b: b.execute_script("return window.bindery.sessionId") not in (None, old)
-             and page_state(b) == "open", timeout=20)
-        assert "started a new one" in (notice(browser) or "")
+        wait(browser, lambda b: "connecting" in b.execute_script("return states") and page_state(b) == "open", timeout=20)
+        assert browser.execute_script("return window.bindery.sessionId") == old
+        assert notice(browser) is None
         assert f"list={name}" in browser.current_url
         assert rows(browser) == [["survive", True], ["restart", False]]
         assert text(browser, "remaining") == "1 item left"
         add(browser, "and carry on")
         assert stored(server, name) == [("survive", True), ("restart", False), ("and carry on", False)]
     finally:
-        server.stop()
+        server.close()
 
 
 def test_the_edit_screen_saves_and_goes_back_to_the_list(server, browser):
