@@ -188,10 +188,10 @@ public final class Application: @unchecked Sendable {
         } catch {
             return completion(.failure(error as? BinderyError ?? BinderyError(.unknownViewModel, "\(error)")))
         }
-        let unknown = BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)")
+        @Sendable func unknown() -> BinderyError { BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)") }
         // Another request may be making the same id again for another ViewModel's name.
-        let answer: @Sendable (Result<Session, BinderyError>) -> Void = { result in
-            completion(result.flatMap { $0.viewModelName == viewModel ? .success($0) : .failure(unknown) })
+        @Sendable func answer(_ result: Result<Session, BinderyError>) {
+            completion(result.flatMap { $0.viewModelName == viewModel ? .success($0) : .failure(unknown()) })
         }
         enum Next {
             case found(Session)
@@ -211,7 +211,7 @@ public final class Application: @unchecked Sendable {
         }
         switch next {
         case .found(let session): answer(.success(session))
-        case .missing: completion(.failure(unknown))
+        case .missing: completion(.failure(unknown()))
         case .wait: return
         case .claim(let archive):
             let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [self] result in
@@ -220,7 +220,7 @@ public final class Application: @unchecked Sendable {
             archive.claim(id: id, viewModel: viewModel) { [self] claimed in
                 switch claimed {
                 case .failure(let error): finish(.failure(error))
-                case .success(nil): finish(.failure(unknown))
+                case .success(nil): finish(.failure(unknown()))
                 case .success(let record?): rebuild(record, definition, completion: finish)
                 }
             }

@@ -25,8 +25,8 @@ struct APIRouter: Sendable {
             answer: @escaping @Sendable (Result<T, BinderyError>) -> Response
         ) throws -> Answer {
             try validate(viewModel: path[0], id: path[1], request)
-            return .later { [application, viewModel = path[0], id = path[1]] reply in
-                application.withSession(viewModel, id: id, check: { try Self.reachable($0, by: request) }, operation) { reply(answer($0)) }
+            return .later { [application, viewModel = path[0], id = path[1], credentials = Credentials(request)] reply in
+                application.withSession(viewModel, id: id, check: { try Self.reachable($0, by: credentials) }, operation) { reply(answer($0)) }
             }
         }
 
@@ -139,14 +139,27 @@ struct APIRouter: Sendable {
     /// `session` if `request` may reach it: a session with an owner answers
     /// only requests that present it (its browser's cookie, its identity);
     /// to anyone else it does not exist.
-    private static func reachable(_ session: Session, by request: Request) throws {
+    private static func reachable(_ session: Session, by request: Credentials) throws {
         let reaches: Bool
         switch session.owner {
         case nil: reaches = true
         case .browser(let token): reaches = request.browser.map { Self.equalInConstantTime($0, token) } ?? false
-        case .identity(let id): reaches = request.identity?.id == id
+        case .identity(let id): reaches = request.identity == id
         }
         guard reaches else { throw BinderyError(.unknownSession, "no session '\(session.id)' of \(session.viewModelName)") }
+    }
+
+    /// What a request presents to reach a session that has an owner.
+    private struct Credentials: Sendable {
+        /// The browser's token from its cookie.
+        let browser: String?
+        /// The id of who asks, as the app's authentication said.
+        let identity: String?
+
+        init(_ request: Request) {
+            browser = request.browser
+            identity = request.identity?.id
+        }
     }
 
     /// Whether `a` and `b` are equal, in a time that does not tell how much of them is.
@@ -222,7 +235,7 @@ struct APIRouter: Sendable {
         let retry = configuration.retryMilliseconds
         // Each session answers in its own turn; the last to answer replies.
         let outcomes = Locked<(results: [Result<Subscription, BinderyError>?], waiting: Int)>((Array(repeating: nil, count: entries.count), entries.count))
-        return .later { [application, entries, telemetry] reply in
+        return .later { [application, entries, telemetry, credentials = Credentials(request)] reply in
             @Sendable func settle(_ index: Int, _ result: Result<Subscription, BinderyError>) {
                 let all = outcomes.withLock { state -> [Result<Subscription, BinderyError>]? in
                     state.results[index] = result
@@ -249,7 +262,7 @@ struct APIRouter: Sendable {
             }
             for (index, entry) in entries.enumerated() {
                 application.withSession(
-                    entry.viewModel, id: entry.id, check: { try Self.reachable($0, by: request) },
+                    entry.viewModel, id: entry.id, check: { try Self.reachable($0, by: credentials) },
                     { session, done in
                         session.subscribe(lastEventID: entry.lastEventID, itemPrefix: ServerSentEvents.session(entry.path), completion: done)
                     }, completion: { settle(index, $0) })
@@ -267,9 +280,9 @@ struct APIRouter: Sendable {
             throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
         }
         let retry = configuration.retryMilliseconds
-        return .later { [application, telemetry] reply in
+        return .later { [application, telemetry, credentials = Credentials(request)] reply in
             application.withSession(
-                viewModel, id: id, check: { try Self.reachable($0, by: request) },
+                viewModel, id: id, check: { try Self.reachable($0, by: credentials) },
                 { session, done in session.subscribe(lastEventID: lastEventID, completion: done) }
             ) { subscribed in
                 switch subscribed {
