@@ -58,7 +58,7 @@ public final class Socket {
 
     /// `connect(2)`s socket `fd` to 127.0.0.1:`port`; its result (a non-blocking
     /// socket answers -1 with `EINPROGRESS` while it connects).
-    static func connect(_ fd: Int32, toLoopbackPort port: UInt16) -> Int32 {
+    public static func connect(_ fd: Int32, toLoopbackPort port: UInt16) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

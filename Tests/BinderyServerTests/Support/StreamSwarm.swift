@@ -1,3 +1,4 @@
+import BinderyTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -12,17 +13,17 @@ import Foundation
 /// as it comes: status, chunked body, events counted by the WHATWG rules.
 ///
 /// Threading: use from one thread.
-public final class StreamSwarm {
+final class StreamSwarm {
     /// One stream's state as read so far.
-    public struct Stream {
+    struct Stream {
         /// The response status, once the head has arrived.
-        public fileprivate(set) var status: Int?
+        fileprivate(set) var status: Int?
         /// Events dispatched so far (comments and `retry:` alone do not count).
-        public fileprivate(set) var events = 0
+        fileprivate(set) var events = 0
         /// The name of the last event.
-        public fileprivate(set) var lastEvent: String?
+        fileprivate(set) var lastEvent: String?
         /// The peer closed the connection.
-        public fileprivate(set) var isClosed = false
+        fileprivate(set) var isClosed = false
     }
 
     private final class Connection {
@@ -52,10 +53,10 @@ public final class StreamSwarm {
     private var receiveBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// The streams, in the order they were opened.
-    public var streams: [Stream] { connections.map(\.state) }
+    var streams: [Stream] { connections.map(\.state) }
 
     /// Opens `count` streams of `path` on 127.0.0.1:`port`, all at once.
-    public init(port: UInt16, path: String, count: Int, headers: [String: String] = [:]) throws {
+    init(port: UInt16, path: String, count: Int, headers: [String: String] = [:]) throws {
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
@@ -84,7 +85,7 @@ public final class StreamSwarm {
     /// Streams for which `reading` is false are left unread (their server sees a
     /// slow reader), which bounds the work when only the first events matter.
     @discardableResult
-    public func run(timeout: TimeInterval, reading: (Stream) -> Bool = { _ in true }, until done: (StreamSwarm) -> Bool) -> Bool {
+    func run(timeout: TimeInterval, reading: (Stream) -> Bool = { _ in true }, until done: (StreamSwarm) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var descriptors: [pollfd] = []
         var owners: [Connection] = []
@@ -109,7 +110,7 @@ public final class StreamSwarm {
     }
 
     /// Closes stream `index` from the client's side.
-    public func close(_ index: Int) {
+    func close(_ index: Int) {
         let connection = connections[index]
         guard !connection.state.isClosed else { return }
         Glibc.close(connection.fd)
@@ -117,7 +118,7 @@ public final class StreamSwarm {
     }
 
     /// Closes every stream from the client's side.
-    public func closeAll() {
+    func closeAll() {
         for index in connections.indices { close(index) }
     }
 

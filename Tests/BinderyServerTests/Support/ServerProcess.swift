@@ -1,3 +1,4 @@
+import BinderyTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Foundation
 /// its first line) running as a child process on a free loopback port.
 ///
 /// Threading: use from one thread.
-public final class ServerProcess {
+final class ServerProcess {
     private let process = Process()
     private let errors = Pipe()
     /// Standard error as read so far: read all the time, so a server that logs a
@@ -27,12 +28,12 @@ public final class ServerProcess {
         }
     }
     /// The port it listens on.
-    public let port: UInt16
+    let port: UInt16
     /// Its process id.
-    public var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.processIdentifier }
 
     /// Starts `executable` with `arguments` and waits for its first line.
-    public init(_ executable: URL, arguments: [String], environment: [String: String]? = nil) throws {
+    init(_ executable: URL, arguments: [String], environment: [String: String]? = nil) throws {
         let output = Pipe()
         process.executableURL = executable
         process.arguments = arguments
@@ -64,16 +65,16 @@ public final class ServerProcess {
 
     /// The `bindery` executable built with the tests: `BINDERY_BINARY` if set
     /// (a sanitized build, say), else the one beside the test bundle.
-    public static var binderyExecutable: URL {
+    static var binderyExecutable: URL {
         if let path = ProcessInfo.processInfo.environment["BINDERY_BINARY"] { return URL(fileURLWithPath: path) }
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bindery")
     }
 
     /// Sends `signal` to the process.
-    public func send(_ signal: Int32) { kill(pid, signal) }
+    func send(_ signal: Int32) { kill(pid, signal) }
 
     /// Waits at most `timeout` for the process to exit; its exit status, or nil if it still runs.
-    public func waitForExit(timeout: TimeInterval) -> Int32? {
+    func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }
@@ -81,7 +82,7 @@ public final class ServerProcess {
     }
 
     /// What it wrote to stderr: all of it once it has exited, else what came so far.
-    public var standardError: String {
+    var standardError: String {
         errorText.text(waitingUpTo: process.isRunning ? 0 : 2)
     }
 }
