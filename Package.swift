@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
-        .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
+        .library(name: "BinderyLoopback", targets: ["BinderyLoopback"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
         .executable(name: "bindery-bench", targets: ["BinderyBench"]),
@@ -48,7 +48,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Client")]),
         .target(name: "CMallocStats"),
-        .target(name: "BinderyTesting", dependencies: ["CMallocStats"]),
+        .target(name: "BinderyLoopback", dependencies: ["CMallocStats"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
         .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase"]),
@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "BinderyBench",
             dependencies: [
-                "Bindery", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo",
+                "Bindery", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "Bindery", "BinderyDatabase", "BinderyServer", "BinderyTesting", "ExampleApp", "Examples", "Todo",
+            "bindery", "Bindery", "BinderyDatabase", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BinderyTesting
+import BinderyLoopback
 import Dispatch
 import Foundation
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 
 /// `bindery-bench compare`: the floor (a plain C libmicrohttpd SSE server) and

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 
 /// `bindery-bench server`: the real server in a child process, N streams on loopback.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 
 /// `bindery-bench soak`: does the server give back what a session and its stream took?

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Bindery
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 
 /// `bindery-bench todo`: what durability costs. The same server, in one run:

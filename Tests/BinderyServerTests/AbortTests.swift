@@ -1,5 +1,5 @@
 import Bindery
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 import XCTest
 

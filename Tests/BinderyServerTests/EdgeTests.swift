@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import XCTest
 
 /// The edge: a page of another site cannot reach the server by pointing its

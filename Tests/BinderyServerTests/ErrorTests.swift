@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import XCTest
 
 /// Bad input gets a clear JSON error and the right status, and disturbs nobody.

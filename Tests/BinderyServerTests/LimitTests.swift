@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import XCTest
 
 /// Limits are explicit, configurable, and answered with 503 JSON.

@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import XCTest
 
 /// `/api/streams`: several sessions' streams on one connection, each event led

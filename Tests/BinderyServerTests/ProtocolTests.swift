@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import XCTest
 
 /// Protocol v1 over a real loopback socket: create → snapshot → input → changed snapshot.

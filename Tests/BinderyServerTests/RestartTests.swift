@@ -1,5 +1,5 @@
 import BinderyDatabase
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 import XCTest
 

@@ -1,5 +1,5 @@
+import BinderyLoopback
 import BinderyServer
-import BinderyTesting
 import XCTest
 
 /// One table gives the command line, the environment and `--help`.

@@ -1,6 +1,6 @@
 import Bindery
+import BinderyLoopback
 import BinderyServer
-import BinderyTesting
 import Foundation
 import Todo
 import XCTest

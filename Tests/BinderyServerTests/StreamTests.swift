@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import XCTest
 
 /// The event stream: snapshot first, then live events; resume with Last-Event-ID.

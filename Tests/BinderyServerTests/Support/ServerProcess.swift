@@ -1,4 +1,4 @@
-import BinderyTesting
+import BinderyLoopback
 import Foundation
 
 #if canImport(Glibc)
