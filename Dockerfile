@@ -13,7 +13,6 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources Sources
-COPY Benchmarks Benchmarks
 # The manifest declares the test targets, so their folders must exist to build.
 COPY Tests Tests
 RUN swift build -c release -Xswiftc -cross-module-optimization --product bindery --static-swift-stdlib \

@@ -11,13 +11,15 @@ let package = Package(
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
-        .library(name: "BinderyLoopback", targets: ["BinderyLoopback"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
-        .executable(name: "bindery-bench", targets: ["BinderyBench"]),
+        // Not for apps: products only because Benchmarks/, a package of its own, can link
+        // nothing else of this one. ExampleApp is what it measures; BinderyLoopback is
+        // what it and this package's server tests measure with.
+        .library(name: "ExampleApp", targets: ["ExampleApp"]),
+        .library(name: "BinderyLoopback", targets: ["BinderyLoopback"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -47,6 +49,7 @@ let package = Package(
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Client")]),
+        // Loopback HTTP and SSE clients and process stats (glibc's heap figures, in C).
         .target(name: "CMallocStats"),
         .target(name: "BinderyLoopback", dependencies: ["CMallocStats"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
@@ -56,16 +59,6 @@ let package = Package(
         .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyDatabase", "Examples", "Todo"]),
         // What ships: serve and probe, nothing else.
         .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
-        // What measures, never shipped: the bench commands, the C floor and the load client.
-        .executableTarget(
-            name: "BinderyBench",
-            dependencies: [
-                "Bindery", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(name: "BenchFloor", dependencies: ["CMicroHTTPD"], path: "Benchmarks/Floor"),
-        .executableTarget(name: "BenchLoad", path: "Benchmarks/Load"),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [

@@ -5,7 +5,7 @@ import Foundation
 /// The `bindery` executable: `bindery [serve] [options]` serves the examples
 /// and the todo list; `bindery probe` asks the local server whether it is up.
 /// Serving parses its options with `ServeOptions`, like every Bindery app.
-/// Benchmarks are another executable, `bindery-bench`.
+/// Benchmarks are a package of their own, `Benchmarks/` (`bindery-bench`).
 @main
 enum Main {
     static func main() {

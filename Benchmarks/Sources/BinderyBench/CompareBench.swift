@@ -82,7 +82,8 @@ struct CompareBench: ParsableCommand {
         let bindery = Bench.bindery.path
         for tool in [floor, load, bindery] where !FileManager.default.isExecutableFile(atPath: tool) {
             throw ValidationError(
-                "\(tool) is missing: build the package (swift build -c release builds bindery, BenchFloor and BenchLoad next to bindery-bench)")
+                "\(tool) is missing: build the package (swift build --package-path Benchmarks -c release builds bindery, BenchFloor and BenchLoad next to bindery-bench)"
+            )
         }
         let logs = FileManager.default.temporaryDirectory
             .appendingPathComponent("bindery-compare-\(Self.timestamp(Date(), compact: true))-\(getpid())")

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Bindery
 import BinderyLoopback
 import Foundation
+import Synchronization
 
 /// `bindery-bench todo`: what durability costs. The same server, in one run:
 /// the in-memory `simple` example against the todo list on its SQLite file
@@ -85,7 +85,7 @@ struct TodoBench: ParsableCommand {
 
     /// Inputs to `path` from `clients` threads for `seconds`: the rate and each input's latency.
     private func throughput(port: UInt16, path: String, body: String?) -> (rate: Double, latency: Samples) {
-        let all = Locked(Samples())
+        let all = Gathered()
         let group = DispatchGroup()
         let start = now()
         for _ in 0..<clients {
@@ -98,12 +98,17 @@ struct TodoBench: ParsableCommand {
                     guard let response = try? client.post(path, json: body), response.status == 200 else { break }
                     own.add(now() - sent)
                 }
-                all.withLock { all in for value in own.values { all.add(value) } }
+                all.samples.withLock { all in for value in own.values { all.add(value) } }
                 group.leave()
             }.start()
         }
         group.wait()
-        let samples = all.withLock { $0 }
+        let samples = all.samples.withLock { $0 }
         return (Double(samples.values.count) / (now() - start), samples)
     }
+}
+
+/// The client threads' samples, each thread's added as it finishes.
+private final class Gathered: Sendable {
+    let samples = Mutex(Samples())
 }
