@@ -227,29 +227,6 @@ public final class Application: @unchecked Sendable {
         }
     }
 
-    /// Finds session `id` of `viewModel` (`findSession`), lets `check` refuse
-    /// it, and runs `operation` on it; a session let go to the store just as
-    /// the request reached it is found again, once.
-    package func withSession<T>(
-        _ viewModel: String, id: String, check: @escaping @Sendable (Session) throws -> Void,
-        _ operation: @escaping @Sendable (Session, @escaping @Sendable (Result<T, BinderyError>) -> Void) -> Void,
-        retrying: Bool = true, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
-    ) {
-        findSession(viewModel, id: id) { [self] found in
-            let session: Session
-            do {
-                session = try found.get()
-                try check(session)
-            } catch {
-                return completion(.failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
-            }
-            operation(session) { [self] result in
-                guard retrying, case .failure(let error) = result, error.code == .retired else { return completion(result) }
-                withSession(viewModel, id: id, check: check, operation, retrying: false, completion: completion)
-            }
-        }
-    }
-
     /// A new session of `definition`, made by its factory.
     private func make(
         _ definition: ViewModelDefinition, parameters: Data, client: String? = nil, owner: SessionOwner? = nil, identity: Identity? = nil,
@@ -375,10 +352,16 @@ public final class Application: @unchecked Sendable {
 
     /// The live session `id` of `viewModel` (not one only stored: `findSession`).
     package func session(_ viewModel: String, id: String) throws -> Session {
+        guard let session = try liveSession(viewModel, id: id) else { throw BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)") }
+        return session
+    }
+
+    /// The live session `id` of `viewModel`, nil if this process does not hold
+    /// it; throws if `viewModel` is not registered, or `id` is another's.
+    package func liveSession(_ viewModel: String, id: String) throws -> Session? {
         _ = try definition(viewModel)
-        guard let session = lock.withLock({ sessions[id] }), session.viewModelName == viewModel else {
-            throw BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)")
-        }
+        guard let session = lock.withLock({ sessions[id] }) else { return nil }
+        guard session.viewModelName == viewModel else { throw BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)") }
         return session
     }
 

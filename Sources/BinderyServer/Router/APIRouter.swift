@@ -25,8 +25,19 @@ struct APIRouter: Sendable {
             answer: @escaping @Sendable (Result<T, BinderyError>) -> Response
         ) throws -> Answer {
             try validate(viewModel: path[0], id: path[1], request)
-            return .later { [application, viewModel = path[0], id = path[1], credentials = Credentials(request)] reply in
-                application.withSession(viewModel, id: id, check: { try Self.reachable($0, by: credentials) }, operation) { reply(answer($0)) }
+            let (viewModel, id, credentials) = (path[0], path[1], Credentials(request))
+            // A live session, nearly always: found here, and a stranger is answered at once.
+            if let session = try application.liveSession(viewModel, id: id) {
+                try Self.reachable(session, by: credentials)
+                return .later { [application] reply in
+                    operation(session) { result in
+                        guard case .failure(let error) = result, error.code == .retired else { return reply(answer(result)) }
+                        Self.withSession(application, viewModel, id: id, credentials: credentials, operation) { reply(answer($0)) }
+                    }
+                }
+            }
+            return .later { [application] reply in
+                Self.withSession(application, viewModel, id: id, credentials: credentials, operation) { reply(answer($0)) }
             }
         }
 
@@ -149,6 +160,30 @@ struct APIRouter: Sendable {
         guard reaches else { throw BinderyError(.unknownSession, "no session '\(session.id)' of \(session.viewModelName)") }
     }
 
+    /// Finds session `id` of `viewModel`, live or, where the app keeps its
+    /// sessions, made again from the store (`Application.findSession`), lets
+    /// `credentials` reach it, and runs `operation` on it; a session let go to
+    /// its store just as the request reached it is found again, once.
+    private static func withSession<T>(
+        _ application: Application, _ viewModel: String, id: String, credentials: Credentials, retrying: Bool = true,
+        _ operation: @escaping @Sendable (Session, @escaping @Sendable (Result<T, BinderyError>) -> Void) -> Void,
+        completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+    ) {
+        application.findSession(viewModel, id: id) { found in
+            let session: Session
+            do {
+                session = try found.get()
+                try reachable(session, by: credentials)
+            } catch {
+                return completion(.failure(error as? BinderyError ?? BinderyError(.unknownSession, "\(error)")))
+            }
+            operation(session) { result in
+                guard retrying, case .failure(let error) = result, error.code == .retired else { return completion(result) }
+                withSession(application, viewModel, id: id, credentials: credentials, retrying: false, operation, completion: completion)
+            }
+        }
+    }
+
     /// What a request presents to reach a session that has an owner.
     private struct Credentials: Sendable {
         /// The browser's token from its cookie.
@@ -261,8 +296,8 @@ struct APIRouter: Sendable {
                             admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
             }
             for (index, entry) in entries.enumerated() {
-                application.withSession(
-                    entry.viewModel, id: entry.id, check: { try Self.reachable($0, by: credentials) },
+                Self.withSession(
+                    application, entry.viewModel, id: entry.id, credentials: credentials,
                     { session, done in
                         session.subscribe(lastEventID: entry.lastEventID, itemPrefix: ServerSentEvents.session(entry.path), completion: done)
                     }, completion: { settle(index, $0) })
@@ -281,8 +316,8 @@ struct APIRouter: Sendable {
         }
         let retry = configuration.retryMilliseconds
         return .later { [application, telemetry, credentials = Credentials(request)] reply in
-            application.withSession(
-                viewModel, id: id, check: { try Self.reachable($0, by: credentials) },
+            Self.withSession(
+                application, viewModel, id: id, credentials: credentials,
                 { session, done in session.subscribe(lastEventID: lastEventID, completion: done) }
             ) { subscribed in
                 switch subscribed {
