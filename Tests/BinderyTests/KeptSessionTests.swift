@@ -79,6 +79,7 @@ final class KeptSessionTests: XCTestCase {
             application.register("counter") { _ in CounterBinding() }
         }
         application.register("draft") { _ in DraftViewModel() }
+        application.register("board", shared: true) { _ in DraftViewModel() }
         application.register("tags") { _ in TagsViewModel() }
         return application
     }
@@ -116,6 +117,25 @@ final class KeptSessionTests: XCTestCase {
         let next = outputs(try await counterAgain.send(input: "increment", payload: Data()))
         XCTAssertEqual(next["count"], "4")
         second.stop()
+    }
+
+    func testASharedSessionComesBackUnderTheIdItsClientsKnow() async throws {
+        let first = try application()
+        let board = try await first.createSession("board")
+        _ = try await board.send(input: "edit", payload: Data(#""for everyone""#.utf8))
+        first.stop()
+
+        let second = try application()
+        // Both ways a client reaches it, at once: by its id (a stream), and by creation (a new page).
+        let id = board.id
+        async let byID = awaitResult { second.findSession("board", id: id, completion: $0) }
+        async let joined = second.createSession("board")
+        let (found, created) = try await (byID, joined)
+        XCTAssertTrue(found === created, "one shared session")
+        XCTAssertEqual(created.id, board.id)
+        let drafted = outputs(try await created.snapshot())
+        XCTAssertEqual(drafted["draft"], #""for everyone""#)
+        XCTAssertEqual(second.sessionCount, 1)
     }
 
     func testAStreamResumesAcrossACleanStopWithoutAReset() async throws {

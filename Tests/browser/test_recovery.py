@@ -36,13 +36,27 @@ def stored_state(server, session):
     return row[0].decode() if row and row[0] else ""
 
 
-def test_a_page_goes_on_with_its_session_when_the_server_restarts(restartable_server, each_transport):
-    browser, server = each_transport, restartable_server
+def open_simple_tapped_once(browser, server):
+    """/simple.html with one tap made (red to blue): its session's id."""
     browser.get(server.url + "/simple.html")
     wait_open(browser)
     browser.find_element(By.ID, "change").click()
     wait(browser, lambda b: button_text(b) == "Change to purple")
-    old = session_id(browser)
+    return session_id(browser)
+
+
+def assert_live(browser, server, session, after_click, after_send):
+    """The page is live on `session`: a click reaches it, an input from elsewhere arrives over its stream."""
+    browser.find_element(By.ID, "change").click()
+    wait(browser, lambda b: button_text(b) == after_click)
+    server.send("simple", session, "buttonTap", cookies=browser_cookies(browser))
+    wait(browser, lambda b: button_text(b) == after_send)
+    assert browser.execute_script("return window.bindery.transport") == browser.transport
+
+
+def test_a_page_goes_on_with_its_session_when_the_server_restarts(restartable_server, each_transport):
+    browser, server = each_transport, restartable_server
+    old = open_simple_tapped_once(browser, server)
     record_states(browser)
 
     server.restart()  # the session is kept in the database: the page finds it again
@@ -51,20 +65,12 @@ def test_a_page_goes_on_with_its_session_when_the_server_restarts(restartable_se
     assert session_id(browser) == old and f"session={old}" in browser.current_url
     assert notice(browser) is None, "nothing was lost: nothing to say"
     assert button_text(browser) == "Change to purple"
-    browser.find_element(By.ID, "change").click()
-    wait(browser, lambda b: button_text(b) == "Change to red")
-    server.send("simple", old, "buttonTap", cookies=browser_cookies(browser))  # from elsewhere: arrives over the stream
-    wait(browser, lambda b: button_text(b) == "Change to blue")
-    assert browser.execute_script("return window.bindery.transport") == browser.transport
+    assert_live(browser, server, old, after_click="Change to red", after_send="Change to blue")
 
 
 def test_a_page_goes_on_after_kill_9_with_what_was_saved(restartable_server, browser):
     server = restartable_server
-    browser.get(server.url + "/simple.html")
-    wait_open(browser)
-    browser.find_element(By.ID, "change").click()
-    wait(browser, lambda b: button_text(b) == "Change to purple")
-    old = session_id(browser)
+    old = open_simple_tapped_once(browser, server)
     deadline = time.monotonic() + 10  # saved within about a second
     while '"json":"1"' not in stored_state(server, old):
         assert time.monotonic() < deadline, "the change was not saved"
@@ -110,11 +116,7 @@ def test_a_draft_and_the_messages_sent_come_back_and_typing_goes_on(restartable_
 
 def test_a_page_whose_server_forgot_its_session_starts_a_new_one(forgetful_server, each_transport):
     browser, server = each_transport, forgetful_server
-    browser.get(server.url + "/simple.html")
-    wait_open(browser)
-    browser.find_element(By.ID, "change").click()
-    wait(browser, lambda b: button_text(b) == "Change to purple")
-    old = session_id(browser)
+    old = open_simple_tapped_once(browser, server)
     record_states(browser)
 
     server.restart()  # sessions live in memory: the page's session is gone
@@ -128,11 +130,7 @@ def test_a_page_whose_server_forgot_its_session_starts_a_new_one(forgetful_serve
     assert states[-1] == "open" and "connecting" in states, states
     # The page is live on the new session: its state, its inputs, its stream.
     assert button_text(browser) == "Change to blue"
-    browser.find_element(By.ID, "change").click()
-    wait(browser, lambda b: button_text(b) == "Change to purple")
-    server.send("simple", new, "buttonTap", cookies=browser_cookies(browser))  # from elsewhere: arrives over the stream
-    wait(browser, lambda b: button_text(b) == "Change to red")
-    assert browser.execute_script("return window.bindery.transport") == browser.transport
+    assert_live(browser, server, new, after_click="Change to purple", after_send="Change to red")
 
 
 def test_the_recovery_notice_leaves_the_heading_in_view_and_goes_by_itself(forgetful_server, browser):
