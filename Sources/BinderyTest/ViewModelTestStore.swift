@@ -47,6 +47,8 @@ public final class ViewModelTestStore {
             switch value {
             case .json(let json): pending.append((name, json, scheduler.clock))
             case .viewModel(let viewModel): pending.append((name, Data("{\"viewModel\":\"\(type(of: viewModel))\"}".utf8), scheduler.clock))
+            // A keyed list is asserted whole, as a client that applies its changes sees it.
+            case .changing(let value): pending.append((name, (try? value.fullJSON()) ?? Data("null".utf8), scheduler.clock))
             }
         }
     }

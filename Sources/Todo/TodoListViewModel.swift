@@ -36,7 +36,7 @@ public final class TodoListViewModel {
 
     // Outputs.
     public let list: Driver<String>
-    public let items: Driver<[TodoItem]>
+    public let items: Driver<KeyedList<TodoItem>>
     public let remaining: Driver<Int>
     public let remainingText: Driver<String>
     public let allDone: Driver<Bool>

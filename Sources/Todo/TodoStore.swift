@@ -11,6 +11,11 @@ import Foundation
 /// durable before its POST is answered. Writes go through the database's
 /// writer one at a time, so positions never interleave.
 ///
+/// A change reads and writes the rows it touches, and the list's new value
+/// is the old one with that change (a `KeyedList`): what every session that
+/// shows the list sends its streams, encoded once, is the change, whatever
+/// the list's length.
+///
 /// Thread safety: every method may be called from any thread.
 public final class TodoStore: @unchecked Sendable {
     /// Longest title accepted.
@@ -18,7 +23,7 @@ public final class TodoStore: @unchecked Sendable {
 
     private let database: any DatabaseWriter
     private let lock = NSLock()
-    private var relays: [String: BehaviorRelay<[TodoItem]>] = [:]
+    private var relays: [String: BehaviorRelay<KeyedList<TodoItem>>] = [:]
     /// Orders changes with their publication: readers never see an older list after a newer one.
     private let writing = NSLock()
 
@@ -40,12 +45,12 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// The items of `list`, live: the current ones first, then each change.
-    public func items(of list: String) throws -> BehaviorRelay<[TodoItem]> {
+    public func items(of list: String) throws -> BehaviorRelay<KeyedList<TodoItem>> {
         if let relay = lock.withLock({ relays[list] }) { return relay }
         let current = try database.read { db in try Self.fetch(list, db) }
         return lock.withLock {
             if let relay = relays[list] { return relay }
-            let relay = BehaviorRelay(value: current)
+            let relay = BehaviorRelay(value: KeyedList(current))
             relays[list] = relay
             return relay
         }
@@ -67,74 +72,101 @@ public final class TodoStore: @unchecked Sendable {
 
     /// Adds `title` at the end of `list`.
     public func add(_ title: String, to list: String) throws {
-        try change(list) { db in
-            let end = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM todo WHERE list = ?", arguments: [list]) ?? 0
-            let item = TodoItem(id: nil, list: list, title: title, done: false, position: end)
-            try item.insert(db)
+        try change(list) { db, items in
+            let end = (items.last?.position ?? -1) + 1
+            try db.execute(sql: "INSERT INTO todo (list, title, done, position) VALUES (?, ?, 0, ?)", arguments: [list, title, end])
+            return items.inserting(TodoItem(id: db.lastInsertedRowID, list: list, title: title, done: false, position: end))
         }
     }
 
     /// Renames item `id` of `list`.
     public func rename(_ id: Int64, in list: String, to title: String) throws {
-        try change(list) { db in
+        try change(list) { db, items in
+            guard let index = items.index(of: id) else { return items }
             try db.execute(sql: "UPDATE todo SET title = ? WHERE id = ? AND list = ?", arguments: [title, id, list])
+            var item = items[index]
+            item.title = title
+            return items.updating(item)
         }
     }
 
     /// Flips item `id` of `list` between done and not done.
     public func toggle(_ id: Int64, in list: String) throws {
-        try change(list) { db in
+        try change(list) { db, items in
+            guard let index = items.index(of: id) else { return items }
             try db.execute(sql: "UPDATE todo SET done = NOT done WHERE id = ? AND list = ?", arguments: [id, list])
+            var item = items[index]
+            item.done.toggle()
+            return items.updating(item)
         }
     }
 
     /// Marks every item of `list` done, or every one not done if all are.
     public func toggleAll(in list: String) throws {
-        try change(list) { db in
-            let open = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM todo WHERE list = ? AND NOT done", arguments: [list]) ?? 0
-            try db.execute(sql: "UPDATE todo SET done = ? WHERE list = ?", arguments: [open > 0, list])
+        try change(list) { db, items in
+            let done = items.contains { !$0.done }
+            try db.execute(sql: "UPDATE todo SET done = ? WHERE list = ?", arguments: [done, list])
+            return items.applying(
+                items.enumerated().filter { $0.element.done != done }.map { index, item in
+                    var item = item
+                    item.done = done
+                    return .update(item, at: index)
+                })
         }
     }
 
     /// Deletes item `id` of `list`.
     public func delete(_ id: Int64, from list: String) throws {
-        try change(list) { db in
+        try change(list) { db, items in
             try db.execute(sql: "DELETE FROM todo WHERE id = ? AND list = ?", arguments: [id, list])
+            return items.removing(id: id)
         }
     }
 
     /// Moves item `id` of `list` to index `index` (clamped), the others closing up.
     public func move(_ id: Int64, in list: String, to index: Int) throws {
-        try change(list) { db in
-            var items = try Self.fetch(list, db)
-            guard let from = items.firstIndex(where: { $0.id == id }) else { return }
-            let item = items.remove(at: from)
-            items.insert(item, at: max(0, min(index, items.count)))
-            for (position, item) in items.enumerated() where item.position != position {
-                try db.execute(sql: "UPDATE todo SET position = ? WHERE id = ?", arguments: [position, item.id])
+        try change(list) { db, items in
+            guard let from = items.index(of: id) else { return items }
+            let to = max(0, min(index, items.count - 1))
+            guard to != from else { return items }
+            // The item moves; those between its two places shift by one. They take the
+            // positions that range had, in their new order: positions increase along
+            // the list (with gaps where items were deleted), and nothing outside moves.
+            let range = min(from, to)...max(from, to)
+            let positions = items[range].map(\.position)
+            var changes: [ListChange<TodoItem>] = [.move(id: id, from: from, to: to)]
+            var order = items.items
+            order.insert(order.remove(at: from), at: to)
+            for (index, position) in zip(range, positions) where order[index].position != position {
+                try db.execute(sql: "UPDATE todo SET position = ? WHERE id = ?", arguments: [position, order[index].id])
+                var item = order[index]
+                item.position = position
+                changes.append(.update(item, at: index))
             }
+            return items.applying(changes)
         }
     }
 
     /// Deletes the done items of `list`.
     public func clearCompleted(in list: String) throws {
-        try change(list) { db in
+        try change(list) { db, items in
             try db.execute(sql: "DELETE FROM todo WHERE list = ? AND done", arguments: [list])
+            // From the end, so that each index is the item's as the removals before it left the list.
+            return items.applying(items.enumerated().reversed().filter(\.element.done).map { .remove(id: $0.element.id, at: $0.offset) })
         }
     }
 
-    /// Runs `write` in one transaction, then gives every reader of `list` its
-    /// new items. Readers get them on their own schedulers (a ViewModel reads
+    /// Runs `write` in one transaction with the list's current items, and
+    /// gives every reader of `list` what it returns: those items with its
+    /// change. Readers get them on their own schedulers (a ViewModel reads
     /// the relay as a `Driver`), so publishing never runs another session's code here.
-    private func change(_ list: String, _ write: @escaping @Sendable (Database) throws -> Void) throws {
+    private func change(_ list: String, _ write: @escaping @Sendable (Database, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>) throws {
         let relay = try items(of: list)
         try writing.withLock {
-            // Read back in the same transaction: the published items are exactly what was committed.
-            let items = try database.write { db in
-                try write(db)
-                return try Self.fetch(list, db)
-            }
-            relay.accept(items)
+            // Under `writing`, the relay holds what was last committed: the change starts from it.
+            let current = relay.value
+            let changed = try database.write { db in try write(db, current) }
+            if changed.version != current.version { relay.accept(changed) }
         }
     }
 

@@ -66,7 +66,7 @@ final class RestartTests: XCTestCase {
         // The message is sent after the service's latency: wait for it on the stream.
         let stream = try SSEClient(port: server.port, path: "/api/messages/\(messages)/events")
         var sent: SSEEvent?
-        while let event = try stream.next(timeout: 5), sent == nil { if event.event == "messages", event.data.contains("first") { sent = event } }
+        while sent == nil, let event = try stream.next(timeout: 5) { if event.event == "messages", event.data.contains("first") { sent = event } }
         XCTAssertNotNil(sent)
         XCTAssertEqual(try client.post("/api/messages/\(messages)/inputs/editText", json: #""a draft""#).status, 200)
         let before = try outputs(try client.get("/api/simple/\(simple)"))

@@ -31,6 +31,33 @@ final class TodoServerTests: XCTestCase {
         XCTAssertTrue(otherItems?.contains("report") == true && otherItems?.contains("milk") == false, otherItems ?? "")
     }
 
+    func testAStreamGetsEachChangeNotTheListAgainHoweverLongTheList() throws {
+        let server = try TestServer()
+        let session = try XCTUnwrap(try server.client.post("/api/todos", json: #"{"list": "long"}"#).json()["id"] as? String)
+        for index in 0..<1_000 { XCTAssertEqual(try server.client.post("/api/todos/\(session)/inputs/add", json: #""item \#(index)""#).status, 200) }
+        let stream = try SSEClient(port: server.port, path: "/api/todos/\(session)/events")
+        func items() throws -> String {
+            while let event = try stream.next() { if event.event == "items" { return event.data } }
+            XCTFail("no items")
+            return ""
+        }
+        let whole = try items()
+        XCTAssertGreaterThan(whole.utf8.count, 60_000, "on connect: the whole list")
+        let before = try XCTUnwrap(try server.client.get("/api/todos/\(session)").json()["lastEventId"] as? Int)
+        XCTAssertEqual(try server.client.post("/api/todos/\(session)/inputs/add", json: #""one more""#).status, 200)
+        let added = try items()
+        XCTAssertEqual(
+            added, #"{"bindery.changes":[{"index":1000,"item":{"done":false,"id":1001,"list":"long","position":1000,"title":"one more"},"op":"insert"}]}"#)
+        XCTAssertEqual(try server.client.post("/api/todos/\(session)/inputs/toggle", json: "500").status, 200)
+        XCTAssertLessThan(try items().utf8.count, 200, "a toggle is the one item")
+        // A stream resuming from before both changes gets the list whole.
+        let behind = try SSEClient(port: server.port, path: "/api/todos/\(session)/events", headers: ["Last-Event-ID": "\(before)"])
+        var resumed: SSEEvent?
+        while resumed == nil, let event = try behind.next() { if event.event == "items" { resumed = event } }
+        let data = try XCTUnwrap(resumed).data
+        XCTAssertTrue(data.hasPrefix("[") && data.contains(#""title":"one more""#), data.prefix(80) + "…")
+    }
+
     func testABadListNameIs400() throws {
         let server = try TestServer()
         let response = try server.client.post("/api/todos", json: #"{"list": "no spaces"}"#)

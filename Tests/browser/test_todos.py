@@ -237,3 +237,39 @@ def test_the_edit_screen_saves_and_goes_back_to_the_list(server, browser):
     # Back on the list, the page is live on its session: it does not move to the edit screen again.
     add(browser, "jam")
     assert "/todos.html" in browser.current_url
+
+
+def test_a_list_of_a_thousand_follows_random_changes_made_elsewhere(server, each_transport):
+    """The page gets each change of the list (insert, update, remove, move), not the
+    list again, and what it shows stays the list the server holds."""
+    browser, name = each_transport, new_list()
+    api = requests.Session()
+    session = api.post(server.api("/todos"), json={"list": name}, timeout=5).json()["id"]
+    inputs = server.api(f"/todos/{session}/inputs")
+    for index in range(1000):
+        assert api.post(f"{inputs}/add", json=f"item {index}", timeout=5).status_code == 200
+    open_list(browser, server, name)
+    wait(browser, lambda b: len(rows(b)) == 1000)
+    browser.execute_script("""
+        window.changes = 0;
+        window.bindery.addEventListener('output', (e) => { if (e.detail.name === 'items') window.changes++; });""")
+
+    generator = __import__("random").Random(7)
+    for step in range(60):
+        items = api.get(server.api(f"/todos/{session}"), timeout=5).json()["outputs"]["items"]
+        target = generator.choice(items)["id"]
+        choice = generator.randrange(5)
+        if choice == 0:
+            api.post(f"{inputs}/add", json=f"new {step}", timeout=5)
+        elif choice == 1:
+            api.post(f"{inputs}/toggle", json=target, timeout=5)
+        elif choice == 2:
+            api.post(f"{inputs}/rename", json={"id": target, "title": f"renamed {step}"}, timeout=5)
+        elif choice == 3:
+            api.post(f"{inputs}/delete", json=target, timeout=5)
+        else:
+            api.post(f"{inputs}/move", json={"id": target, "to": generator.randrange(len(items))}, timeout=5)
+
+    expected = [[item["title"], item["done"]] for item in api.get(server.api(f"/todos/{session}"), timeout=5).json()["outputs"]["items"]]
+    wait(browser, lambda b: rows(b) == expected, timeout=20)
+    assert browser.execute_script("return window.changes") > 0

@@ -58,14 +58,15 @@ final class Broadcast: @unchecked Sendable {
     /// Numbers and records a new value of output `name`, then wakes every
     /// reader that was waiting, in one burst after the lock is released (or
     /// at `releaseWakes`, while wakes are held).
-    func publish(name: String, kind: OutputKind, json: Data) -> OutputEvent {
-        let event = append(name: name, kind: kind, json: json)
+    /// With `whole`, `json` is the changes since the output's latest event (see `EventLog.append`).
+    func publish(name: String, kind: OutputKind, json: Data, whole: (() throws -> Data)? = nil) -> OutputEvent {
+        let event = append(name: name, kind: kind, json: json, whole: whole)
         if !holdsWakes { wakeWoken() }
         return event
     }
 
     /// Appends under the lock and moves the waiting readers into `woken`.
-    private func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
+    private func append(name: String, kind: OutputKind, json: Data, whole: (() throws -> Data)?) -> OutputEvent {
         // A local (each change to a property is an exclusivity check), swapped
         // in and out rather than copied: the closure captures it, which keeps it
         // alive to the end of its scope, and a copy still alive then would make
@@ -73,7 +74,7 @@ final class Broadcast: @unchecked Sendable {
         var woken: [any SubscriptionWake] = []
         swap(&woken, &self.woken)
         let event = state.withLock { state -> OutputEvent in
-            let event = state.log.append(name: name, kind: kind, json: json)
+            let event = state.log.append(name: name, kind: kind, json: json, whole: whole)
             changes.add(1, ordering: .releasing)
             Self.takeWaiting(&state, into: &woken)
             return event

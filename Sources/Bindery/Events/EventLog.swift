@@ -31,11 +31,19 @@ struct EventLog {
         lastID = id
     }
 
-    /// Numbers and records a new value of output `name`.
-    mutating func append(name: String, kind: OutputKind, json: Data) -> OutputEvent {
+    /// Numbers and records a new value of output `name`; with `whole`, `json`
+    /// is the changes since the output's latest event, whose whole value `whole` makes.
+    mutating func append(name: String, kind: OutputKind, json: Data, whole: (() throws -> Data)? = nil) -> OutputEvent {
         lastID += 1
-        let event = OutputEvent(id: lastID, name: name, kind: kind, json: json, format: format)
+        let previous = kind == .driver ? latest[name] : nil
+        let event =
+            if let whole, let previous {
+                OutputEvent(id: lastID, name: name, changes: json, previousID: previous.id, whole: whole, format: format)
+            } else {
+                OutputEvent(id: lastID, name: name, kind: kind, json: json, format: format)
+            }
         newest = event
+        previous?.forgetWhole()
         if kind == .driver { latest[name] = event }
         if let forgotten = recent.append(event), forgotten.kind == .signal { forgottenSignalID = forgotten.id }
         return event
@@ -63,11 +71,14 @@ struct EventLog {
         return count
     }
 
-    /// Every driver's current value, oldest first.
-    var snapshot: [OutputEvent] { latest.values.sorted { $0.id < $1.id } }
+    /// Every driver's current value, whole, oldest first.
+    var snapshot: [OutputEvent] { latest.values.sorted { $0.id < $1.id }.map { $0.whole(format) } }
 
-    /// The current value of driver `name`.
-    func latest(_ name: String) -> OutputEvent? { latest[name] }
+    /// The current value of driver `name`, whole.
+    func latest(_ name: String) -> OutputEvent? { latest[name]?.whole(format) }
+
+    /// Whether `event` is still its driver's latest value.
+    func isLatest(_ event: OutputEvent) -> Bool { latest[event.name]?.id == event.id }
 
     /// What a client that has seen everything up to `id` needs.
     enum Replay: Equatable {
@@ -87,7 +98,7 @@ struct EventLog {
         // Some of what it has not read is forgotten, but no signal: a driver
         // whose latest value is older than the window still has it.
         let oldestRetained = recent.first?.id ?? lastID + 1
-        return latest.values.filter { $0.id > position && $0.id < oldestRetained }.sorted { $0.id < $1.id }
+        return latest.values.filter { $0.id > position && $0.id < oldestRetained }.sorted { $0.id < $1.id }.map { $0.asRead(after: position, format) }
             + retained(after: position)
     }
 
@@ -103,7 +114,12 @@ struct EventLog {
     private func retained(after id: UInt64) -> [OutputEvent] {
         var events: [OutputEvent] = []
         recent.forEach(last: Int(clamping: lastID - min(id, lastID))) { event in
-            if event.kind == .signal || latest[event.name] === event { events.append(event) }
+            if event.kind == .signal {
+                events.append(event)
+            } else if latest[event.name] === event {
+                // A change to a value the reader has not read goes whole.
+                events.append(event.asRead(after: id, format))
+            }
         }
         return events
     }

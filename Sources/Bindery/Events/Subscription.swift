@@ -321,7 +321,7 @@ package final class Subscription: @unchecked Sendable {
                 }
                 // A value in the replay that a newer one of its driver supersedes goes.
                 if !outbox.isEmpty {
-                    outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && state.log.latest(old.name) !== old } else { return false } }
+                    outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && !state.log.isLatest(old) } else { return false } }
                 }
                 for event in events { outbox.append(.event(event)) }
                 cursor.position = state.log.lastID

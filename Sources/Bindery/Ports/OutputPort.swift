@@ -61,10 +61,14 @@ enum OutputEncoding {
     case json((Any) throws -> Data)
     /// A ViewModel: it becomes a new session and the event carries its address.
     case viewModel
+    /// A value sent as its changes where it can be (a `KeyedList`).
+    case changing
 
     /// The encoding of `type`, or nil if it has none.
     init?(_ type: Any.Type) {
-        if type == Void.self {
+        if type is ChangingValue.Type {
+            self = .changing
+        } else if type == Void.self {
             self = .json { _ in Data("null".utf8) }
         } else if let primitive = JSONText.primitiveEncoding(for: type) {
             self = .json(primitive)

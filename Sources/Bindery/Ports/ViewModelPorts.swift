@@ -30,6 +30,8 @@ package struct ViewModelPorts {
         case json(Data)
         /// A ViewModel emitted for navigation.
         case viewModel(AnyObject)
+        /// A value sent as its changes where it can be (a `KeyedList`).
+        case changing(any ChangingValue)
     }
 
     /// Disposes what the ViewModel asked to live as long as it, for ports
@@ -66,6 +68,8 @@ package struct ViewModelPorts {
                             do { onValue(name, kind, .json(try encode(value))) } catch { onError(name, error) }
                         case .viewModel:
                             onValue(name, kind, .viewModel(value as AnyObject))
+                        case .changing:
+                            onValue(name, kind, .changing(value as! any ChangingValue))
                         }
                     }, onError: { error in onError(name, error) }))
         }

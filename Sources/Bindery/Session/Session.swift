@@ -32,6 +32,8 @@ package final class Session: @unchecked Sendable {
     private var ports: ViewModelPorts?
     private var subscription: Disposable?
     private var subscribers: [ObjectIdentifier: Subscription] = [:]
+    /// The version of the value each changing output (`KeyedList`) sent last.
+    private var sentVersions: [String: UInt64] = [:]
     private var isDisposed = false
     /// It was let go to its store (idle, or the server stopping): a request
     /// that found it just before should find it again (`BinderyError.Code.retired`).
@@ -198,6 +200,14 @@ package final class Session: @unchecked Sendable {
             switch value {
             case .json(let data):
                 json = data
+            case .changing(let value):
+                defer { sentVersions[name] = value.version }
+                // Its changes, if they are to the value this output sent last; otherwise whole.
+                if kind == .driver, let base = value.base, base == sentVersions[name], let changes = try value.changesJSON() {
+                    _ = broadcast.publish(name: name, kind: kind, json: changes, whole: value.fullJSON)
+                    return
+                }
+                json = try value.fullJSON()
             case .viewModel(let viewModel):
                 guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
                 let child = try spawn(viewModel, scheduler)

@@ -101,7 +101,8 @@
 //
 // Modules, next to this file, no build step: binding.js (a page's connection to one
 // session), feeds.js (EventSource and the shared stream), dom.js (bindings and payloads),
-// notice.js (the banner), bindery-worker.js (the SharedWorker). This one binds the page.
+// changes.js (a keyed list's changes), notice.js (the banner), bindery-worker.js (the
+// SharedWorker). This one binds the page.
 
 import { Binding } from "./binding.js";
 

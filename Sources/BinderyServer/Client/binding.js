@@ -3,6 +3,7 @@
 import { pick, outputOf, setAttribute, applyBindings, OUTPUT_KINDS, payloadOf, makeActivatable } from "./dom.js";
 import { openEventSource, SharedStream } from "./feeds.js";
 import { showNotice, hideNotice } from "./notice.js";
+import { isChanges, applyChanges } from "./changes.js";
 
 const api = (path) => `/api/${path}`;
 
@@ -371,7 +372,14 @@ export class Binding extends EventTarget {
     if (id != null && (this.lastEventId == null || Number(id) > Number(this.lastEventId))) this.lastEventId = String(id);
     // An input's answer may already have shown this driver's value or a newer one.
     if (id != null && this.#snapshotId != null && Number(id) <= this.#snapshotId && this.#snapshotNames.has(name)) return;
-    this.#apply(name, JSON.parse(data), id);
+    let value = JSON.parse(data);
+    // A keyed list's changes come only after its whole value, to the list the page holds.
+    if (isChanges(value)) {
+      const current = this.values.get(name);
+      if (!Array.isArray(current)) return;
+      value = applyChanges(current, value["bindery.changes"]);
+    }
+    this.#apply(name, value, id);
   }
 
   /**
