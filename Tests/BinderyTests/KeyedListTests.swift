@@ -108,7 +108,7 @@ final class KeyedListTests: XCTestCase {
         }
     }
 
-    func testAStreamGetsChangesWhereItReadTheValueAndTheWholeWhereItDidNot() async throws {
+    func testAStreamGetsEveryChangeSinceTheValueItRead() async throws {
         let application = Application()
         application.register("board") { _ in Board() }
         let session = try await application.createSession("board")
@@ -120,14 +120,100 @@ final class KeyedListTests: XCTestCase {
         let behind = try await session.subscribe(lastEventID: afterOne)
         _ = try await session.send(input: "add", payload: Data(#""two""#.utf8))
         _ = try await session.send(input: "add", payload: Data(#""three""#.utf8))
-        XCTAssertEqual(items(keepingUp).count, 1, "two changes coalesced: a reader behind two changes")
-        // `keepingUp` read both at once above; one that read up to `afterOne` and skipped one change gets the whole.
-        XCTAssertEqual(items(behind), [#"[{"id":1,"text":"one"},{"id":2,"text":"two"},{"id":3,"text":"three"}]"#])
+        // Behind by two changes: both, in order, not coalesced to the whole list.
+        let both = [
+            #"{"bindery.changes":[{"index":1,"item":{"id":2,"text":"two"},"op":"insert"}]}"#,
+            #"{"bindery.changes":[{"index":2,"item":{"id":3,"text":"three"},"op":"insert"}]}"#,
+        ]
+        XCTAssertEqual(items(keepingUp), both)
+        XCTAssertEqual(items(behind), both)
 
         let resumed = try await session.subscribe(lastEventID: afterOne + 1)  // read "two": one change missed
         XCTAssertEqual(items(resumed), [#"{"bindery.changes":[{"index":2,"item":{"id":3,"text":"three"},"op":"insert"}]}"#])
         let snapshot = try await session.snapshot()
         let outputs = snapshot.outputs.map { String(decoding: $0.json, as: UTF8.self) }
         XCTAssertEqual(outputs, [#"[{"id":1,"text":"one"},{"id":2,"text":"two"},{"id":3,"text":"three"}]"#], "a snapshot is whole")
+    }
+
+    /// Cards added, renamed, removed and moved at random, streams reading at
+    /// random moments, some resuming from where they were: every stream, applying
+    /// what it reads as a client does, ends with the session's list.
+    final class Deck {
+        let edit = PublishRelay<Int>()
+        let cards: Driver<KeyedList<Card>>
+        private let disposeBag = DisposeBag()
+        init() {
+            let cards = BehaviorRelay(value: KeyedList<Card>())
+            var next = 1
+            edit.subscribe(onNext: { seed in
+                let list = cards.value
+                switch seed % 5 {
+                case 0, 1:
+                    cards.accept(list.inserting(Card(id: next, text: "card \(next)"), at: seed % (list.count + 1)))
+                    next += 1
+                case 2 where !list.isEmpty: cards.accept(list.updating(Card(id: list[seed % list.count].id, text: "edit \(seed)")))
+                case 3 where !list.isEmpty: cards.accept(list.removing(id: list[seed % list.count].id))
+                case 4 where !list.isEmpty: cards.accept(list.moving(id: list[seed % list.count].id, to: seed % list.count))
+                default: cards.accept(KeyedList(list.items))  // a value not made by a change: sent whole
+                }
+            }).disposed(by: disposeBag)
+            self.cards = cards.asDriver()
+        }
+    }
+
+    func testStreamsReadingAtRandomMomentsAlwaysHoldTheList() async throws {
+        var configuration = RuntimeConfiguration()
+        configuration.retainedEvents = 16  // small, so that some readers fall out of it
+        let application = Application(configuration: configuration)
+        application.register("deck") { _ in Deck() }
+        let session = try await application.createSession("deck")
+        var generator = SystemRandomNumberGenerator()
+        var readers: [(subscription: Subscription, list: [Any], lastID: UInt64)] = []
+        for _ in 0..<4 { readers.append((try await session.subscribe(lastEventID: nil), [], 0)) }
+
+        func read(_ index: Int) throws {
+            var taken: [Subscription.Item] = []
+            _ = readers[index].subscription.take(into: &taken)
+            for item in taken {
+                switch item {
+                case .event(let event):
+                    let value = try JSONSerialization.jsonObject(with: event.json)
+                    readers[index].list = try (value as? [Any]) ?? apply(event.json, to: readers[index].list)
+                    readers[index].lastID = event.id
+                case .reset: readers[index].list = []
+                case .end: XCTFail("ended")
+                }
+            }
+        }
+        for step in 0..<600 {
+            _ = try await session.send(input: "edit", payload: Data("\(Int.random(in: 0..<1_000, using: &generator))".utf8))
+            let index = Int.random(in: 0..<readers.count, using: &generator)
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<6: try read(index)
+            case 6:  // it goes away and comes back where it was
+                readers[index].subscription = try await session.subscribe(lastEventID: readers[index].lastID)
+            default: break  // it falls behind
+            }
+            if step % 50 == 49 {
+                for index in readers.indices { try read(index) }
+                let snapshot = try await session.snapshot()
+                let whole = try XCTUnwrap(snapshot.outputs.first?.json)
+                for reader in readers {
+                    XCTAssertEqual(try json(reader.list), try json(try XCTUnwrap(JSONSerialization.jsonObject(with: whole) as? [Any])), "step \(step)")
+                }
+            }
+        }
+    }
+
+    func testAStreamFurtherBehindThanTheLogKeepsGetsTheWholeValueOnce() async throws {
+        var configuration = RuntimeConfiguration()
+        configuration.retainedEvents = 2
+        let application = Application(configuration: configuration)
+        application.register("board") { _ in Board() }
+        let session = try await application.createSession("board")
+        let slow = try await session.subscribe(lastEventID: nil)
+        XCTAssertEqual(items(slow), ["[]"])
+        for text in ["one", "two", "three"] { _ = try await session.send(input: "add", payload: Data("\"\(text)\"".utf8)) }
+        XCTAssertEqual(items(slow), [#"[{"id":1,"text":"one"},{"id":2,"text":"two"},{"id":3,"text":"three"}]"#], "the first change is forgotten")
     }
 }

@@ -111,16 +111,38 @@ struct EventLog {
     /// The retained events after `id` that are still news: every signal, and
     /// a driver's value if it is still its latest. Walks only those events: a
     /// reader that keeps up is one or two behind, however long the window.
+    ///
+    /// An output whose latest event is a change (a keyed list) is not
+    /// coalesced to that event: the reader gets every change since the value
+    /// it has read, in order, as long as they chain back to it (each change
+    /// is to the event before it of its output), so that what it costs does
+    /// not grow with the list; where they do not, the whole value, once.
     private func retained(after id: UInt64) -> [OutputEvent] {
         var events: [OutputEvent] = []
+        // For each output sent as changes: whether its changes here chain back to what the reader read.
+        var chains: [String: Bool] = [:]
         recent.forEach(last: Int(clamping: lastID - min(id, lastID))) { event in
             if event.kind == .signal {
                 events.append(event)
+            } else if let latest = latest[event.name], latest.isChange {
+                if !event.isChange {
+                    // A whole value: what follows changes it.
+                    events.append(event)
+                    chains[event.name] = true
+                } else if chains[event.name] ?? (event.previousID <= id) {
+                    events.append(event)
+                    chains[event.name] = true
+                } else {
+                    chains[event.name] = false
+                    if latest === event { events.append(event.whole(format)) }
+                }
             } else if latest[event.name] === event {
-                // A change to a value the reader has not read goes whole.
-                events.append(event.asRead(after: id, format))
+                events.append(event)
             }
         }
         return events
     }
+
+    /// Whether output `name`'s latest event is a change: its earlier events are not superseded but built on.
+    func isSentAsChanges(_ name: String) -> Bool { latest[name]?.isChange ?? false }
 }

@@ -321,7 +321,11 @@ package final class Subscription: @unchecked Sendable {
                 }
                 // A value in the replay that a newer one of its driver supersedes goes.
                 if !outbox.isEmpty {
-                    outbox.removeAll { if case .event(let old) = $0 { return old.kind == .driver && !state.log.isLatest(old) } else { return false } }
+                    // (Not an output sent as changes: those that follow are to it.)
+                    outbox.removeAll {
+                        guard case .event(let old) = $0 else { return false }
+                        return old.kind == .driver && !state.log.isLatest(old) && !state.log.isSentAsChanges(old.name)
+                    }
                 }
                 for event in events { outbox.append(.event(event)) }
                 cursor.position = state.log.lastID
