@@ -21,6 +21,38 @@ final class SerialSchedulerTests: XCTestCase {
         XCTAssertEqual(log, ["outer end", "inner", "inner end", "innermost"])
     }
 
+    /// An event emitted from inside a turn while an earlier one, emitted from
+    /// another thread, waits for a later turn must not overtake it (RxSwift's
+    /// `MainScheduler` runs inline only when nothing is enqueued): a session
+    /// showing a store's relay would otherwise publish an older value last.
+    func testAnEventFromInsideATurnDoesNotOvertakeOneQueuedBeforeIt() {
+        let scheduler = SerialScheduler(label: "test.order")
+        let subject = PublishSubject<Int>()
+        let lock = NSLock()
+        var received: [Int] = []
+        let both = expectation(description: "both delivered")
+        let subscription = subject.observe(on: scheduler).subscribe(onNext: { value in
+            let count = lock.withLock {
+                received.append(value)
+                return received.count
+            }
+            if count == 2 { both.fulfill() }
+        })
+        scheduler.async {
+            // In a turn: 1 comes from another thread and waits for the next turn; then 2 from here.
+            let queued = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                subject.onNext(1)
+                queued.signal()
+            }
+            queued.wait()
+            subject.onNext(2)
+        }
+        wait(for: [both], timeout: 5)
+        XCTAssertEqual(lock.withLock { received }, [1, 2])
+        subscription.dispose()
+    }
+
     func testSyncReturnsAfterEverythingItCaused() {
         let scheduler = SerialScheduler(label: "test.sync")
         let subject = PublishSubject<Int>()

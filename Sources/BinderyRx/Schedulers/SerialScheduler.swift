@@ -33,6 +33,12 @@ public final class SerialScheduler: SchedulerType, @unchecked Sendable {
     private var turn: [Job] = []
     private var pending: [() -> Void] = []
     private var isDraining = false
+    /// Deliveries (`schedule`, `observe(on:)`) queued for a later turn and not
+    /// yet run: while there are any, a delivery from inside a turn queues
+    /// behind them rather than running inline, so that events reach their
+    /// observers in the order they were emitted, from whatever thread (as
+    /// RxSwift's `MainScheduler` counts `numberEnqueued`).
+    private let queuedDeliveries = Atomic<Int>(0)
 
     /// A scheduler running on `pool`.
     public init(label: String, pool: ExecutorPool = .shared) {
@@ -148,8 +154,12 @@ public final class SerialScheduler: SchedulerType, @unchecked Sendable {
     /// could cancel it: what `observe(on:)` delivers each event with (its
     /// subscription drops what arrives after it is disposed).
     func deliver(_ work: @escaping () -> Void) {
-        if !isCurrent {
-            async(work)
+        if !isCurrent || queuedDeliveries.load(ordering: .acquiring) > 0 {
+            queuedDeliveries.add(1, ordering: .relaxed)
+            async { [self] in
+                queuedDeliveries.subtract(1, ordering: .releasing)
+                work()
+            }
         } else if isDraining {
             pending.append(work)
         } else {
