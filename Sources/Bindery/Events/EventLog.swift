@@ -74,6 +74,12 @@ struct EventLog {
     /// Every driver's current value, whole, oldest first.
     var snapshot: [OutputEvent] { latest.values.sorted { $0.id < $1.id }.map { $0.whole(format) } }
 
+    /// `snapshot` without the outputs named in `excluded`'s keys.
+    func snapshot<Value>(excluding excluded: [String: Value]) -> [OutputEvent] {
+        guard !excluded.isEmpty else { return snapshot }
+        return latest.values.filter { excluded[$0.name] == nil }.sorted { $0.id < $1.id }.map { $0.whole(format) }
+    }
+
     /// The current value of driver `name`, whole.
     func latest(_ name: String) -> OutputEvent? { latest[name]?.whole(format) }
 

@@ -269,11 +269,13 @@ package final class Session: @unchecked Sendable {
         perform(answer: { [self] in makeSnapshot() }, completion: completion)
     }
 
-    private func makeSnapshot() -> Snapshot {
+    /// Every driver's value; for an input's answer (`forInput`), all but the
+    /// keyed lists', which the input's changes reach the streams as: a change
+    /// costs what it changes, and a client that wants the whole list asks.
+    private func makeSnapshot(forInput: Bool = false) -> Snapshot {
         broadcast.withLog { log in
-            Snapshot(
-                sessionID: id, viewModel: viewModelName, lastEventID: log.lastID,
-                outputs: log.snapshot.map { ($0.name, $0.json) })
+            let events = forInput ? log.snapshot(excluding: sentVersions) : log.snapshot
+            return Snapshot(sessionID: id, viewModel: viewModelName, lastEventID: log.lastID, outputs: events.map { ($0.name, $0.json) })
         }
     }
 
@@ -285,7 +287,7 @@ package final class Session: @unchecked Sendable {
             { [self] in
                 guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
                 try ports.send(name, payload: payload)
-            }, answer: { [self] in makeSnapshot() }, completion: completion)
+            }, answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
     }
 
     /// The current value of driver `name` as JSON, or nil before it has one.
