@@ -55,7 +55,7 @@ public final class TodoListViewModel {
         let items = try store.items(of: list).asDriver()
         self.list = .just(list)
         self.items = items
-        let remaining = items.map { $0.filter { !$0.done }.count }.distinctUntilChanged()
+        let remaining = items.map { $0.count { !$0.done } }.distinctUntilChanged()
         self.remaining = remaining
         remainingText = remaining.map { $0 == 1 ? "1 item left" : "\($0) items left" }
         allDone = items.map { !$0.isEmpty && $0.allSatisfy(\.done) }.distinctUntilChanged()

@@ -160,7 +160,8 @@ package protocol ChangingValue {
     var base: UInt64? { get }
     /// The whole value as JSON, made once for every session that sends it.
     func fullJSON() throws -> Data
-    /// `{"bindery.changes":[…]}`, made once, if the value has changes.
+    /// `{"bindery.changes":[…]}`, made once, if the value has changes worth
+    /// sending: fewer than the items (a list of one is smaller sent whole).
     func changesJSON() throws -> Data?
 }
 
@@ -176,7 +177,7 @@ extension KeyedList: ChangingValue {
     }
 
     package func changesJSON() throws -> Data? {
-        guard let changes else { return nil }
+        guard let changes, changes.count < items.count else { return nil }
         if let json = identity.encodings.withLock({ $0.changes }) { return json }
         let json = Data(#"{"bindery.changes":"#.utf8) + (try JSONEncoder.bindery.encode(changes)) + Data("}".utf8)
         identity.encodings.withLock { $0.changes = json }
