@@ -24,12 +24,18 @@ public final class TodoStore: @unchecked Sendable {
     private let database: any DatabaseWriter
     private let lock = NSLock()
     private var relays: [String: BehaviorRelay<KeyedList<TodoItem>>] = [:]
-    /// Orders changes with their publication: readers never see an older list after a newer one.
-    private let writing = NSLock()
+    /// Commits the changes that arrive together in one transaction, in order,
+    /// and publishes each after the commit: readers never see an older list after a newer one.
+    private let commits: GroupCommit
+    /// The lists as the changes of the batch being committed left them, not yet published.
+    private let uncommittedLists: UncommittedLists
 
     /// The store of `database`, migrated to the current schema.
     public init(database: any DatabaseWriter) throws {
         self.database = database
+        let uncommitted = UncommittedLists()
+        self.uncommittedLists = uncommitted
+        commits = GroupCommit(database, endOfBatch: { uncommitted.clear() })
         var migrator = DatabaseMigrator()
         migrator.registerMigration("todo-v1") { db in
             try db.create(table: "todo") { table in
@@ -160,17 +166,34 @@ public final class TodoStore: @unchecked Sendable {
     /// gives every reader of `list` what it returns: those items with its
     /// change. Readers get them on their own schedulers (a ViewModel reads
     /// the relay as a `Driver`), so publishing never runs another session's code here.
+    ///
+    /// Changes that arrive together are committed together (`GroupCommit`):
+    /// each starts from the list as the one before it in the batch left it,
+    /// and each is published, in order, once the batch has committed; the
+    /// call returns then.
     private func change(_ list: String, _ write: @escaping @Sendable (Database, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>) throws {
         let relay = try items(of: list)
-        try writing.withLock {
-            // Under `writing`, the relay holds what was last committed: the change starts from it.
-            let current = relay.value
-            let changed = try database.write { db in try write(db, current) }
-            if changed.version != current.version { relay.accept(changed) }
-        }
+        let uncommitted = uncommittedLists
+        _ = try commits.write(
+            { db in
+                let current = uncommitted.lists[list] ?? relay.value
+                let changed = try write(db, current)
+                uncommitted.lists[list] = changed
+                return (current.version, changed)
+            },
+            committed: { (before: UInt64, changed: KeyedList<TodoItem>) in
+                if changed.version != before { relay.accept(changed) }
+            })
     }
 
     private static func fetch(_ list: String, _ db: Database) throws -> [TodoItem] {
         try TodoItem.fetchAll(db, sql: "SELECT * FROM todo WHERE list = ? ORDER BY position, id", arguments: [list])
     }
+}
+
+/// The lists a batch's changes have made, not yet committed: touched only by
+/// the batch's committer, inside its transaction and after it.
+private final class UncommittedLists: @unchecked Sendable {
+    var lists: [String: KeyedList<TodoItem>] = [:]
+    func clear() { lists.removeAll() }
 }

@@ -71,4 +71,48 @@ final class DurabilityTests: XCTestCase {
             XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
         }
     }
+
+    /// Eight writers at once, their adds committed together (group commit):
+    /// after `kill -9`, every add any of them was answered for is there, each
+    /// writer's in its order.
+    func testConcurrentWritersLoseNoAnsweredInputToSIGKILL() throws {
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID()).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        let server = try serve(database)
+        let writers = 8
+        let ids = try (0..<writers).map { _ in
+            try XCTUnwrap(try HTTPClient(port: server.port).post("/api/todos", json: #"{"list": "together"}"#).json()["id"] as? String)
+        }
+        let answered = Locked<[[String]]>(Array(repeating: [], count: writers))
+        let port = server.port
+        let senders = (0..<writers).map { writer in
+            Thread {
+                let client = HTTPClient(port: port)
+                for index in 0..<1_000 {
+                    let title = "w\(writer)-\(index)"
+                    guard let response = try? client.post("/api/todos/\(ids[writer])/inputs/add", json: "\"\(title)\""),
+                        (200..<300).contains(response.status)
+                    else { return }
+                    answered.withLock { $0[writer].append(title) }
+                }
+            }
+        }
+        senders.forEach { $0.start() }
+        let deadline = Date() + 60
+        while answered.withLock({ $0.map(\.count).reduce(0, +) }) < 400, Date() < deadline { usleep(200) }
+        server.send(SIGKILL)
+        XCTAssertNotNil(server.waitForExit(timeout: 10))
+        while senders.contains(where: \.isExecuting), Date() < deadline { usleep(1_000) }
+        let acknowledged = answered.withLock { $0 }
+
+        let restarted = try serve(database)
+        let kept = try titles(restarted.port, list: "together")
+        for writer in 0..<writers {
+            let mine = kept.filter { $0.hasPrefix("w\(writer)-") }
+            XCTAssertEqual(Array(mine.prefix(acknowledged[writer].count)), acknowledged[writer], "writer \(writer)")
+            XCTAssertLessThanOrEqual(mine.count, acknowledged[writer].count + 1, "writer \(writer): at most the one in flight")
+        }
+        restarted.send(SIGTERM)
+        XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
+    }
 }
