@@ -35,16 +35,18 @@ struct EventLog {
     /// is the changes since the output's latest event, whose whole value `whole` makes.
     mutating func append(name: String, kind: OutputKind, json: Data, whole: (() throws -> Data)? = nil) -> OutputEvent {
         lastID += 1
-        let previous = kind == .driver ? latest[name] : nil
-        let event =
-            if let whole, let previous {
-                OutputEvent(id: lastID, name: name, changes: json, previousID: previous.id, whole: whole, format: format)
-            } else {
-                OutputEvent(id: lastID, name: name, kind: kind, json: json, format: format)
-            }
+        let event: OutputEvent
+        if kind == .driver, let whole, let previous = latest[name] {
+            // A change: made with the id of the event it changes.
+            event = OutputEvent(id: lastID, name: name, changes: json, previousID: previous.id, whole: whole, format: format)
+            latest[name] = event
+            previous.forgetWhole()
+        } else {
+            event = OutputEvent(id: lastID, name: name, kind: kind, json: json, format: format)
+            // One lookup, as before changes: the previous value goes, and lets its whole value go.
+            if kind == .driver, let previous = latest.updateValue(event, forKey: name), previous.isChange { previous.forgetWhole() }
+        }
         newest = event
-        previous?.forgetWhole()
-        if kind == .driver { latest[name] = event }
         if let forgotten = recent.append(event), forgotten.kind == .signal { forgottenSignalID = forgotten.id }
         return event
     }
