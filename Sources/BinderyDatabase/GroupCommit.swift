@@ -52,6 +52,13 @@ public final class GroupCommit: @unchecked Sendable {
         self.endOfBatch = endOfBatch
     }
 
+    /// Writes waiting for the next transaction, and whether one is committing (tests).
+    package var state: (waiting: Int, isCommitting: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (waiting.count, isCommitting)
+    }
+
     /// Runs `write` in the next transaction and returns its value once that
     /// transaction has committed, after `committed` has run with it.
     public func write<T>(_ write: @escaping (Database) throws -> T, committed: @escaping (T) -> Void = { _ in }) throws -> T {

@@ -28,7 +28,39 @@ final class GroupCommitTests: XCTestCase {
         }
         XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") }, 800)
         XCTAssertEqual(committed.value, 800)
-        XCTAssertLessThan(batches.value, 800, "writes that waited went in together")
+        XCTAssertLessThanOrEqual(batches.value, 800)
+    }
+
+    func testWritesThatArriveDuringACommitGoInTheNextOneTogether() throws {
+        let database = try BinderyDatabase.inMemory()
+        try database.write { db in try db.execute(sql: "CREATE TABLE note (number INTEGER)") }
+        let batches = Tally()
+        let commits = GroupCommit(database, endOfBatch: { batches.add() })
+        // The first write holds its transaction open until fifteen others wait behind it.
+        let release = DispatchSemaphore(value: 0)
+        let first = Thread {
+            _ = try? commits.write { db in
+                release.wait()
+                try db.execute(sql: "INSERT INTO note VALUES (0)")
+            }
+        }
+        first.start()
+        waitUntil("the first write commits") { commits.state.isCommitting }
+        let others = (1...15).map { (number: Int) in
+            Thread { _ = try? commits.write { db in try db.execute(sql: "INSERT INTO note VALUES (\(number))") } }
+        }
+        others.forEach { $0.start() }
+        waitUntil("fifteen writes wait") { commits.state.waiting == 15 }
+        release.signal()
+        waitUntil("all written") { !commits.state.isCommitting && commits.state.waiting == 0 && batches.value == 2 }
+        XCTAssertEqual(batches.value, 2, "the first alone, then the fifteen that waited, together")
+        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") }, 16)
+    }
+
+    private func waitUntil(_ what: String, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(), Date() < deadline { usleep(1_000) }
+        XCTAssertTrue(condition(), what, file: file, line: line)
     }
 
     func testAWriteThatThrowsUndoesOnlyItself() throws {
