@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
+        .library(name: "BinderyPostgres", targets: ["BinderyPostgres"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
         // Not for apps: products only because Benchmarks/, a package of its own, can link
@@ -31,6 +32,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // The reactive core keeps Swift 5's checking: RxSwift's API (closures and
         // schedulers that say nothing of Sendable) cannot be written under Swift 6's
         // without breaking the ViewModels and tests that port from RxSwift. Its
@@ -43,6 +49,8 @@ let package = Package(
         .target(name: "BinderyDatabase", dependencies: [
             "Bindery", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
+        // A cluster's shared database: sessions, changes by offset, LISTEN/NOTIFY, through libpq.
+        .target(name: "BinderyPostgres", dependencies: ["Bindery", "CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyServer", dependencies: [
             "Bindery", "BinderyRx", "CMicroHTTPD",
             .product(name: "Logging", package: "swift-log"),
@@ -51,16 +59,18 @@ let package = Package(
         ], resources: [.copy("Client")]),
         // Loopback HTTP and SSE clients and process stats (glibc's heap figures, in C).
         .target(name: "CMallocStats"),
-        .target(name: "BinderyLoopback", dependencies: ["CMallocStats"]),
+        // ...and a private PostgreSQL (script/postgres) for the tests that need one.
+        .target(name: "BinderyLoopback", dependencies: ["CMallocStats", "BinderyPostgres"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
         .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
-        .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase"]),
+        .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres"]),
         // The examples and the todo list as one app: what `bindery` serves, the benchmarks measure and the tests start.
-        .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyDatabase", "Examples", "Todo"]),
+        .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"]),
         // What ships: serve and probe, nothing else.
         .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
+        // Its PostgreSQL tests use a real server: script/test's (BINDERY_TEST_POSTGRES), or one script/postgres starts.
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
             "bindery", "Bindery", "BinderyDatabase", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
             .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,6 @@
 import BinderyDatabase
+import BinderyLoopback
+import BinderyPostgres
 import Foundation
 import XCTest
 
@@ -7,7 +9,8 @@ import XCTest
 /// Sessions kept in the app's database outlive their `Application`: each
 /// ViewModel shape declares its state with `SessionRelay`, and a new
 /// application on the same database makes the session again as it was.
-final class KeptSessionTests: XCTestCase {
+/// In SQLite here; in PostgreSQL, as a cluster keeps them, in `PostgresKeptSessionTests`.
+class KeptSessionTests: XCTestCase {
     /// Single-method binding: the relay is made in `bind`.
     final class CounterBinding: ViewModelBinding {
         struct Input: Decodable { let increment: Observable<Void> }
@@ -64,15 +67,20 @@ final class KeptSessionTests: XCTestCase {
         init() { count = SessionRelay(value: "none").asDriver() }
     }
 
-    private var database: (any DatabaseWriter)!
+    private var store: SessionStore!
 
     override func setUpWithError() throws {
-        database = try BinderyDatabase.inMemory()
+        store = try makeStore()
+    }
+
+    /// The store every application of a test keeps its sessions in.
+    func makeStore() throws -> SessionStore {
+        try SQLiteSessionStore(database: try BinderyDatabase.inMemory())
     }
 
     private func application(retyped: Bool = false) throws -> Application {
         let application = Application()
-        try application.keepSessions(in: database)
+        application.keepSessions(in: store)
         if retyped {
             application.register("counter") { _ in RetypedCounter() }
         } else {
@@ -216,13 +224,29 @@ final class KeptSessionTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await self.find(application, "counter", counter.id))
     }
 
+    private func waitUntil(_ condition: @escaping () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("condition not met in 5 s", file: file, line: line) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
+
+/// The store stays bounded however many sessions earlier processes left (SQLite: seeding 100,000 rows is quick).
+final class StoredSessionBoundsTests: XCTestCase {
+    private func find(_ application: Application, _ viewModel: String, _ id: String) async throws -> Session {
+        try await awaitResult { application.findSession(viewModel, id: id, completion: $0) }
+    }
+
     func testStoredSessionsExpireAndStayBounded() async throws {
         var configuration = RuntimeConfiguration()
         configuration.maxStoredSessions = 50_000
         configuration.storedSessionLifetime = .seconds(10 * 86_400)
         let application = Application(configuration: configuration)
+        let database = try BinderyDatabase.inMemory()
         try application.keepSessions(in: database)
-        application.register("counter") { _ in CounterBinding() }
+        application.register("counter") { _ in KeptSessionTests.CounterBinding() }
         // 100,000 sessions stored by earlier processes, last seen a second apart.
         let start = Date().addingTimeInterval(-200_000)
         try await database.write { db in
@@ -241,8 +265,8 @@ final class KeptSessionTests: XCTestCase {
         XCTAssertEqual(application.storedSessionCount, 50_000, "the least recently seen go beyond the limit")
         XCTAssertEqual(application.sessionCount, 0, "stored sessions take no memory")
         let recent = try await find(application, "counter", String(format: "kept-%017d", 99_999))
-        let counted = outputs(try await recent.snapshot())
-        XCTAssertEqual(counted["count"], "0")
+        let counted = try await recent.snapshot().outputs.map { String(decoding: $0.json, as: UTF8.self) }
+        XCTAssertEqual(counted, ["0"])
         await XCTAssertThrowsErrorAsync(try await self.find(application, "counter", String(format: "kept-%017d", 0)))
 
         // Ten days after the last was seen, they have expired.
@@ -250,11 +274,25 @@ final class KeptSessionTests: XCTestCase {
         XCTAssertEqual(application.storedSessionCount, 1, "only the one made again just now")
     }
 
-    private func waitUntil(_ condition: @escaping () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() {
-            guard Date() < deadline else { return XCTFail("condition not met in 5 s", file: file, line: line) }
-            try await Task.sleep(for: .milliseconds(2))
-        }
+}
+
+/// The same, with the sessions in PostgreSQL, as a cluster keeps them.
+final class PostgresKeptSessionTests: KeptSessionTests {
+    override func makeStore() throws -> SessionStore {
+        try PostgresSessionStore(url: try TestPostgres.freshDatabase())
     }
+
+    // Linux's test discovery finds only the methods a class declares itself.
+    override func testEveryShapeKeepsItsDeclaredStateAcrossAStop() async throws { try await super.testEveryShapeKeepsItsDeclaredStateAcrossAStop() }
+    override func testASharedSessionComesBackUnderTheIdItsClientsKnow() async throws { try await super.testASharedSessionComesBackUnderTheIdItsClientsKnow() }
+    override func testAStreamResumesAcrossACleanStopWithoutAReset() async throws { try await super.testAStreamResumesAcrossACleanStopWithoutAReset() }
+    override func testAStreamFromAProcessThatDiedStartsOverOnceWithTheState() async throws {
+        try await super.testAStreamFromAProcessThatDiedStartsOverOnceWithTheState()
+    }
+    override func testAStateThatNoLongerFitsIsMadeAfreshWithAReset() async throws { try await super.testAStateThatNoLongerFitsIsMadeAfreshWithAReset() }
+    override func testADeletedSessionIsNotMadeAgain() async throws { try await super.testADeletedSessionIsNotMadeAgain() }
+    override func testAnIdleSessionLeavesMemoryAndComesBackWhenAskedFor() async throws {
+        try await super.testAnIdleSessionLeavesMemoryAndComesBackWhenAskedFor()
+    }
+    override func testAnUnusedSessionIsDeletedWhenItIdlesOut() async throws { try await super.testAnUnusedSessionIsDeletedWhenItIdlesOut() }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+
+/// A PostgreSQL database as one part of the app uses it: one connection and
+/// the one serial queue that uses it, so that a caller's statements run in
+/// order and never two at once. A connection that was lost is made again at
+/// the next call.
+///
+/// Each user (the session store, a store of the app's, the listener) has a
+/// `PostgresDatabase` of its own: a node holds a few connections, however
+/// many requests it serves, and only this queue's thread waits for the server.
+public final class PostgresDatabase: @unchecked Sendable {
+    /// The URL it connects to.
+    public let url: String
+    private let queue: DispatchQueue
+    /// Touched only on `queue`.
+    private var connection: PostgresConnection?
+
+    /// The database at `url`; `name` labels its queue. Nothing connects until the first call.
+    public init(url: String, name: String) {
+        self.url = url
+        queue = DispatchQueue(label: "bindery.postgres.\(name)")
+    }
+
+    /// Runs `body` with the connection on this database's queue and returns
+    /// what it returned; the caller's thread waits (call it only from one that may).
+    public func sync<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try queue.sync { try run(body) }
+    }
+
+    /// Runs `body` with the connection on this database's queue, later.
+    public func async(_ body: @escaping @Sendable (Result<PostgresConnection, PostgresError>) -> Void) {
+        queue.async { [self] in
+            do {
+                try run { body(.success($0)) }
+            } catch let error as PostgresError {
+                body(.failure(error))
+            } catch {
+                body(.failure(PostgresError(message: "\(error)", sqlState: nil, connectionLost: false)))
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction on this database's queue.
+    public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try sync { try $0.transaction(body) }
+    }
+
+    private func run<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try self.connection ?? PostgresConnection(url: url)
+        self.connection = connection
+        do {
+            return try body(connection)
+        } catch {
+            if !connection.isOK { self.connection = nil }
+            throw error
+        }
+    }
+
+    /// `url` without its password, for logs.
+    public static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "postgres://***"
+    }
+
+    /// Whether `url` names a PostgreSQL database rather than a SQLite file.
+    public static func isURL(_ url: String) -> Bool {
+        url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
+    }
+}

@@ -1,0 +1,143 @@
+import Bindery
+import Foundation
+
+/// The app's sessions and kept values in PostgreSQL (tables `bindery_session`
+/// and `bindery_value`, as `SQLiteSessionStore` keeps them in SQLite): what a
+/// cluster's nodes share, so that a session whose node died is made again on
+/// the next node its requests reach.
+///
+/// Thread safety: called from the runtime's store queue, one call at a time;
+/// its statements run on a connection of its own.
+package final class PostgresSessionStore: SessionStore {
+    private let database: PostgresDatabase
+
+    /// The store in the database at `url`, its tables made if missing.
+    package init(url: String) throws {
+        database = PostgresDatabase(url: url, name: "sessions")
+        try database.transaction { db in
+            try PostgresSchema.lock(db)
+            try db.execute(
+                """
+                CREATE TABLE IF NOT EXISTS bindery_session (
+                    id text PRIMARY KEY, view_model text NOT NULL, shared boolean NOT NULL, parameters bytea NOT NULL,
+                    client text, owner_kind text, owner text, identity text, identity_attributes bytea,
+                    created_at double precision NOT NULL, last_seen double precision NOT NULL, state bytea,
+                    last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL)
+                """)
+            try db.execute("CREATE INDEX IF NOT EXISTS bindery_session_by_last_seen ON bindery_session (last_seen)")
+            try db.execute("CREATE INDEX IF NOT EXISTS bindery_session_shared ON bindery_session (view_model) WHERE shared")
+            try db.execute("CREATE TABLE IF NOT EXISTS bindery_value (key text PRIMARY KEY, state bytea NOT NULL)")
+        }
+    }
+
+    private static let columns =
+        "id, view_model, shared, parameters, client, owner_kind, owner, identity, identity_attributes, created_at, last_seen, state, last_event_id, stopped_cleanly"
+
+    package func loadValue(key: String) throws -> Data? {
+        try database.sync { db in try db.execute("SELECT state FROM bindery_value WHERE key = $1", [.text(key)]).first?[0].bytes }
+    }
+
+    package func saveValues(_ values: [String: Data]) throws {
+        try database.transaction { db in
+            for (key, state) in values {
+                try db.execute(
+                    "INSERT INTO bindery_value (key, state) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state",
+                    [.text(key), .bytes(state)])
+            }
+        }
+    }
+
+    package func load(id: String) throws -> StoredSession? {
+        try database.sync { db in
+            try db.execute("SELECT \(Self.columns) FROM bindery_session WHERE id = $1", [.text(id)]).first.map(Self.session)
+        }
+    }
+
+    package func loadShared(viewModel: String) throws -> StoredSession? {
+        try database.sync { db in
+            try db.execute(
+                "SELECT \(Self.columns) FROM bindery_session WHERE view_model = $1 AND shared ORDER BY last_seen DESC LIMIT 1",
+                [.text(viewModel)]
+            ).first.map(Self.session)
+        }
+    }
+
+    package func save(_ sessions: [StoredSession], deleting: [String]) throws {
+        try database.transaction { db in
+            for session in sessions {
+                let (ownerKind, owner): (PostgresValue, PostgresValue) =
+                    switch session.owner {
+                    case .browser(let token): (.text("browser"), .text(token))
+                    case .identity(let id): (.text("identity"), .text(id))
+                    case nil: (.null, .null)
+                    }
+                let attributes = try session.identity.map { PostgresValue.bytes(try JSONEncoder.bindery.encode($0.attributes)) } ?? .null
+                try db.execute(
+                    """
+                    INSERT INTO bindery_session (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                    ON CONFLICT (id) DO UPDATE SET view_model = EXCLUDED.view_model, shared = EXCLUDED.shared,
+                        parameters = EXCLUDED.parameters, client = EXCLUDED.client, owner_kind = EXCLUDED.owner_kind,
+                        owner = EXCLUDED.owner, identity = EXCLUDED.identity, identity_attributes = EXCLUDED.identity_attributes,
+                        created_at = EXCLUDED.created_at, last_seen = EXCLUDED.last_seen, state = EXCLUDED.state,
+                        last_event_id = EXCLUDED.last_event_id, stopped_cleanly = EXCLUDED.stopped_cleanly
+                    """,
+                    [
+                        .text(session.id), .text(session.viewModel), .bool(session.isShared), .bytes(session.parameters),
+                        session.client.map(PostgresValue.text) ?? .null, ownerKind, owner,
+                        session.identity.map { .text($0.id) } ?? .null, attributes,
+                        .double(session.createdAt.timeIntervalSince1970), .double(session.lastSeen.timeIntervalSince1970),
+                        session.state.map(PostgresValue.bytes) ?? .null, .int(Int64(bitPattern: session.lastEventID)),
+                        .bool(session.stoppedCleanly),
+                    ])
+            }
+            for id in deleting { try db.execute("DELETE FROM bindery_session WHERE id = $1", [.text(id)]) }
+        }
+    }
+
+    package func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int {
+        try database.transaction { db in
+            try db.execute("DELETE FROM bindery_session WHERE last_seen < $1", [.double(date.timeIntervalSince1970)])
+            let count = Int(try db.execute("SELECT count(*) FROM bindery_session").first?[0].int ?? 0)
+            guard count > limit else { return count }
+            try db.execute(
+                "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session ORDER BY last_seen LIMIT $1)",
+                [.int(Int64(count - limit))])
+            return limit
+        }
+    }
+
+    private static func session(_ row: [PostgresValue]) throws -> StoredSession {
+        let owner: SessionOwner? =
+            switch (row[5].text, row[6].text) {
+            case ("browser", let token?): .browser(token)
+            case ("identity", let id?): .identity(id)
+            default: nil
+            }
+        let identity = try row[7].text.map { id in
+            Identity(id, attributes: try row[8].bytes.map { try JSONDecoder().decode([String: String].self, from: $0) } ?? [:])
+        }
+        return StoredSession(
+            id: row[0].text ?? "", viewModel: row[1].text ?? "", isShared: row[2].bool ?? false, parameters: row[3].bytes ?? Data(),
+            client: row[4].text, owner: owner, identity: identity,
+            createdAt: Date(timeIntervalSince1970: row[9].double ?? 0), lastSeen: Date(timeIntervalSince1970: row[10].double ?? 0),
+            state: row[11].bytes, lastEventID: UInt64(bitPattern: row[12].int ?? 0), stoppedCleanly: row[13].bool ?? false)
+    }
+}
+
+/// Schema changes, one node at a time.
+enum PostgresSchema {
+    /// Holds the schema lock until the transaction ends: nodes that start
+    /// together do not race to create the same table.
+    static func lock(_ db: PostgresConnection) throws {
+        try db.execute("SELECT pg_advisory_xact_lock(7302351)")
+    }
+}
+
+extension Application {
+    /// Keeps the app's sessions in the PostgreSQL database at `url` (see
+    /// `keepSessions(in:)` for SQLite): every node of a cluster keeps them
+    /// there, so that any node can make again a session whose node is gone.
+    public func keepSessions(inPostgres url: String) throws {
+        keepSessions(in: try PostgresSessionStore(url: url))
+    }
+}
