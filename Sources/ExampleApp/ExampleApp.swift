@@ -1,4 +1,5 @@
 import BinderyDatabase
+import BinderyPostgres
 import BinderyServer
 import Examples
 import Foundation
@@ -12,10 +13,22 @@ public enum ExampleApp {
     /// throws if its database cannot be opened.
     public static func make(_ app: BinderyApp, register: (Application) -> Void = { _ in }) throws -> BinderyApp {
         // The todo list keeps its items in the app's database, and the app its sessions.
-        let database = try BinderyDatabase.open(path: app.configuration.databasePath)
-        app.configuration.runtime.logger.info("database opened", metadata: ["path": "\(app.configuration.databasePath)"])
-        app.services.register(database, as: (any DatabaseWriter).self)
-        if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
+        let location = app.configuration.databasePath
+        let logger = app.configuration.runtime.logger
+        if PostgresDatabase.isURL(location) {
+            // A cluster's node: the lists' changes reach every node through the change log.
+            let changes = try ChangeLog(url: location, logger: logger)
+            app.services.register(changes)
+            app.services.register(try TodoStore(postgres: location, changes: changes))
+            if app.configuration.keepsSessions { try app.application.keepSessions(inPostgres: location) }
+            changes.start()
+            logger.info("database opened", metadata: ["postgres": "\(PostgresDatabase.redacted(location))"])
+        } else {
+            let database = try BinderyDatabase.open(path: location)
+            logger.info("database opened", metadata: ["path": "\(location)"])
+            app.services.register(database, as: (any DatabaseWriter).self)
+            if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
+        }
         Examples.register(in: app.application)
         Todo.register(in: app.application)
         register(app.application)

@@ -20,8 +20,10 @@ import Synchronization
 public struct KeyedList<Item: Identifiable & Codable>: RandomAccessCollection, Encodable {
     /// The items, in order.
     public let items: [Item]
-    /// What changed from the value `base` to this one, if this value was made from it.
-    let changes: [ListChange<Item>]?
+    /// What changed from the value this one was made from (nil if it was not
+    /// made from another): what its outputs send, and what a store that
+    /// shares the list with other processes passes on to them.
+    public let changes: [ListChange<Item>]?
     /// Identifies this value among every `KeyedList`, and holds its encodings.
     let identity: KeyedListIdentity
 
@@ -146,6 +148,23 @@ extension ListChange: Encodable {
     /// The id, where it is encodable (it is for every `Codable` item's usual id).
     private static func encode(_ id: Item.ID, in container: inout KeyedEncodingContainer<Key>) throws {
         if let id = id as? any Encodable { try container.encode(id, forKey: .id) }
+    }
+}
+
+extension ListChange: Decodable where Item.ID: Decodable {
+    /// Reads a change as `encode(to:)` writes it.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        switch try container.decode(String.self, forKey: .op) {
+        case "insert": self = .insert(try container.decode(Item.self, forKey: .item), at: try container.decode(Int.self, forKey: .index))
+        case "update": self = .update(try container.decode(Item.self, forKey: .item), at: try container.decode(Int.self, forKey: .index))
+        case "remove": self = .remove(id: try container.decode(Item.ID.self, forKey: .id), at: try container.decode(Int.self, forKey: .index))
+        case "move":
+            self = .move(
+                id: try container.decode(Item.ID.self, forKey: .id), from: try container.decode(Int.self, forKey: .from),
+                to: try container.decode(Int.self, forKey: .to))
+        case let op: throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "no list change is called '\(op)'")
+        }
     }
 }
 

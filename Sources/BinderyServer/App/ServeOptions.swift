@@ -135,7 +135,7 @@ public enum ServeOptions {
             get: { $0.publicDirectory.relativePath }
         ) { $0.publicDirectory = URL(fileURLWithPath: $1) },
         value(
-            "database", "<path>", "The SQLite file of the app's database (:memory: keeps it in memory).",
+            "database", "<path|url>", "The app's database: a SQLite file (:memory: keeps it in memory), or postgres://… (a cluster).",
             get: { $0.databasePath }
         ) { $0.databasePath = $1 },
         value(
