@@ -72,7 +72,7 @@ let package = Package(
         // Its PostgreSQL tests use a real server: script/test's (BINDERY_TEST_POSTGRES), or one script/postgres starts.
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "Bindery", "BinderyDatabase", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
+            "bindery", "Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),

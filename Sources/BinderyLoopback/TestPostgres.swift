@@ -9,8 +9,8 @@ public enum TestPostgres {
     /// The server's URL (its `bindery` database).
     public static let url: String = {
         if let url = ProcessInfo.processInfo.environment["BINDERY_TEST_POSTGRES"] { return url }
+        // This file is Sources/BinderyLoopback/TestPostgres.swift in the repository.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let directory = root.appendingPathComponent(".build/test-postgres-\(getpid())").path
         let url = script(root, "start", directory)
         directoryToStop = directory
@@ -43,7 +43,7 @@ public enum TestPostgres {
         var buffer = [CChar](repeating: 0, count: 4096)
         while fgets(&buffer, Int32(buffer.count), pipe) != nil { output += String(cString: buffer) }
         let status = pclose(pipe)
-        guard status == 0 else { fatalError("script/postgres \(command) failed (\(status))") }
+        guard status == 0 else { fatalError("\(line) failed (\(status))") }
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,0 +1,202 @@
+import BinderyLoopback
+import BinderyPostgres
+import Foundation
+import Synchronization
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Several `bindery serve` processes on one PostgreSQL database, as a
+/// cluster runs them: a todo list changed through any node reaches the
+/// streams on every node in one order, concurrent writers converge, a lost
+/// listening connection or a change past NOTIFY's 8,000 bytes loses nothing,
+/// and a session whose node died is made again on another.
+final class ClusterTests: XCTestCase {
+    private var database = ""
+
+    override func setUpWithError() throws {
+        database = try TestPostgres.freshDatabase()
+    }
+
+    private func node() throws -> ServerProcess {
+        try ServerProcess(
+            ServerProcess.binderyExecutable,
+            arguments: [
+                "serve", "--port", "0", "--database", database, "--log-level", "warning",
+                "--public-directory", TestServer.publicDirectory.path, "--session-save-interval", "100",
+            ])
+    }
+
+    /// A todo session on `list` through `node`: its id.
+    private func todos(_ node: ServerProcess, list: String = "shared") throws -> String {
+        let response = try HTTPClient(port: node.port).post("/api/todos", json: #"{"list":"\#(list)"}"#)
+        XCTAssertEqual(response.status, 201, response.text)
+        return try XCTUnwrap(response.json()["id"] as? String)
+    }
+
+    private func add(_ title: String, via node: ServerProcess, session: String) throws {
+        let response = try HTTPClient(port: node.port).post("/api/todos/\(session)/inputs/add", json: "\"\(title)\"")
+        XCTAssertEqual(response.status, 200, response.text)
+    }
+
+    /// The titles a stream's `items` events make, applied in order as a client applies them.
+    private final class ListReader {
+        private let stream: SSEClient
+        private(set) var items: [[String: Any]] = []
+        init(_ stream: SSEClient) { self.stream = stream }
+
+        var titles: [String] { items.map { $0["title"] as? String ?? "?" } }
+
+        /// Reads until `done(titles)` or `seconds` pass; whether it was met.
+        func read(until done: ([String]) -> Bool, seconds: TimeInterval = 10) throws -> Bool {
+            try readItems(until: { _ in done(self.titles) }, seconds: seconds)
+        }
+
+        /// Reads until `done(items)` or `seconds` pass; whether it was met.
+        func readItems(until done: ([[String: Any]]) -> Bool, seconds: TimeInterval = 10) throws -> Bool {
+            let deadline = Date() + seconds
+            while !done(items) {
+                guard Date() < deadline, let event = try stream.next(timeout: max(0.1, deadline.timeIntervalSinceNow)) else { return false }
+                guard event.event == "items" else { continue }
+                let value = try JSONSerialization.jsonObject(with: Data(event.data.utf8))
+                if let whole = value as? [[String: Any]] {
+                    items = whole
+                } else if let changes = (value as? [String: Any])?["bindery.changes"] as? [[String: Any]] {
+                    for change in changes {
+                        switch change["op"] as? String {
+                        case "insert": items.insert(change["item"] as! [String: Any], at: change["index"] as! Int)
+                        case "update": items[change["index"] as! Int] = change["item"] as! [String: Any]
+                        case "remove": items.remove(at: change["index"] as! Int)
+                        case "move": items.insert(items.remove(at: change["from"] as! Int), at: change["to"] as! Int)
+                        default: XCTFail("unknown change \(change)")
+                        }
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    private func reader(_ node: ServerProcess, _ session: String) throws -> ListReader {
+        ListReader(try SSEClient(port: node.port, path: "/api/todos/\(session)/events"))
+    }
+
+    /// The list as the database holds it.
+    private func stored(_ list: String = "shared") throws -> [String] {
+        try PostgresConnection(url: database).execute("SELECT title FROM todo WHERE list = $1 ORDER BY position, id", [.text(list)]).map { $0[0].text ?? "" }
+    }
+
+    func testAnInputThroughOneNodeReachesStreamsOnTheOthersInOneOrder() throws {
+        let nodes = try (0..<3).map { _ in try node() }
+        let sessions = try nodes.map { try todos($0) }
+        let readers = try [1, 2].map { try reader(nodes[$0], sessions[$0]) }
+        let titles = (0..<20).map { "item \($0)" }
+        for title in titles { try add(title, via: nodes[0], session: sessions[0]) }
+        for reader in readers {
+            XCTAssertTrue(try reader.read { $0.count == titles.count }, "got \(reader.titles)")
+            XCTAssertEqual(reader.titles, titles)
+        }
+        XCTAssertEqual(try stored(), titles)
+    }
+
+    func testConcurrentWritersThroughEveryNodeConvergeToOneList() throws {
+        let nodes = try (0..<3).map { _ in try node() }
+        let sessions = try nodes.map { try todos($0) }
+        let readers = try (0..<3).map { try reader(nodes[$0], sessions[$0]) }
+        // Two writers per node, at once: adds, and moves of what they added to the top.
+        let failures = Mutex(0)
+        let ports = nodes.map(\.port)
+        DispatchQueue.concurrentPerform(iterations: 6) { writer in
+            let session = sessions[writer % 3]
+            let client = HTTPClient(port: ports[writer % 3])
+            for index in 0..<15 {
+                do {
+                    let title = "w\(writer)-\(index)"
+                    guard try client.post("/api/todos/\(session)/inputs/add", json: "\"\(title)\"").status == 200 else { throw CocoaError(.featureUnsupported) }
+                    if index % 5 == 4 {
+                        let items = try XCTUnwrap((try client.get("/api/todos/\(session)").json()["outputs"] as? [String: Any])?["items"] as? [[String: Any]])
+                        if let id = items.first(where: { $0["title"] as? String == title })?["id"] as? Int {
+                            guard try client.post("/api/todos/\(session)/inputs/move", json: #"{"id":\#(id),"to":0}"#).status == 200 else {
+                                throw CocoaError(.featureUnsupported)
+                            }
+                        }
+                    }
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        let expected = try stored()
+        XCTAssertEqual(expected.count, 90)
+        XCTAssertEqual(Set(expected).count, 90, "every add once")
+        for (index, reader) in readers.enumerated() {
+            XCTAssertTrue(try reader.read { $0 == expected }, "node \(index)'s stream ended as \(reader.titles), the database holds \(expected)")
+            let outputs = try XCTUnwrap(try HTTPClient(port: nodes[index].port).get("/api/todos/\(sessions[index])").json()["outputs"] as? [String: Any])
+            XCTAssertEqual((outputs["items"] as? [[String: Any]])?.map { $0["title"] as? String ?? "" }, expected, "node \(index)")
+        }
+    }
+
+    func testAListenerWhoseConnectionIsTerminatedLosesNoUpdate() throws {
+        let nodes = try (0..<2).map { _ in try node() }
+        let sessions = try nodes.map { try todos($0) }
+        let reader = try reader(nodes[1], sessions[1])
+        try add("before", via: nodes[0], session: sessions[0])
+        XCTAssertTrue(try reader.read { $0 == ["before"] })
+        let admin = try PostgresConnection(url: database)
+        var titles = ["before"]
+        for round in 0..<3 {
+            // Both nodes listen (again); then their listening connections end and a change is made at once, before they listen again.
+            let listening = "FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+            let deadline = Date() + 10
+            while Date() < deadline, try admin.execute("SELECT pid \(listening)").count < 2 { usleep(20_000) }
+            let ended = try admin.execute("SELECT pg_terminate_backend(pid) \(listening)")
+            XCTAssertEqual(ended.count, 2, "two nodes listening")
+            let title = "while away \(round)"
+            try add(title, via: nodes[0], session: sessions[0])
+            titles.append(title)
+            XCTAssertTrue(try reader.read { $0 == titles }, "node 1 has \(reader.titles)")
+        }
+    }
+
+    func testAChangeLargerThanNotifyAllowsReachesTheOtherNodes() throws {
+        let nodes = try (0..<2).map { _ in try node() }
+        let sessions = try nodes.map { try todos($0) }
+        let long = String(repeating: "x", count: 190)
+        for index in 0..<60 { try add("\(index) \(long)", via: nodes[0], session: sessions[0]) }
+        let reader = try reader(nodes[1], sessions[1])
+        XCTAssertTrue(try reader.read { $0.count == 60 })
+        // One change of 60 updates: about 15 KB, past NOTIFY's 8,000 bytes.
+        XCTAssertEqual(try HTTPClient(port: nodes[0].port).post("/api/todos/\(sessions[0])/inputs/toggleAll").status, 200)
+        let payload = try PostgresConnection(url: database).execute(#"SELECT max(length(payload)) FROM bindery_change"#).first?[0].int ?? 0
+        XCTAssertGreaterThan(payload, 8_000)
+        XCTAssertTrue(try reader.readItems(until: { $0.allSatisfy { $0["done"] as? Bool == true } }), "node 1 did not get the change")
+    }
+
+    func testASessionWhoseNodeWasKilledIsMadeAgainOnAnother() throws {
+        let first = try node()
+        let client = HTTPClient(port: first.port)
+        let simple = try XCTUnwrap(try client.post("/api/simple").json()["id"] as? String)
+        for _ in 0..<2 { XCTAssertEqual(try client.post("/api/simple/\(simple)/inputs/buttonTap").status, 200) }
+        let color = try XCTUnwrap((try client.get("/api/simple/\(simple)").json()["outputs"] as? [String: Any])?["backgroundColor"] as? String)
+        // Saved within the save interval (100 ms here); then the node dies.
+        let admin = try PostgresConnection(url: database)
+        let deadline = Date() + 10
+        while Date() < deadline,
+            (try admin.execute("SELECT state FROM bindery_session WHERE id = $1", [.text(simple)]).first?[0].bytes).map({
+                String(decoding: $0, as: UTF8.self).contains("2")
+            }) != true
+        {
+            usleep(20_000)
+        }
+        first.send(SIGKILL)
+        _ = first.waitForExit(timeout: 10)
+
+        let second = try node()
+        let response = try HTTPClient(port: second.port).get("/api/simple/\(simple)")
+        XCTAssertEqual(response.status, 200, response.text)
+        XCTAssertEqual((try response.json()["outputs"] as? [String: Any])?["backgroundColor"] as? String, color)
+    }
+}
