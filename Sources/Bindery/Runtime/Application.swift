@@ -127,10 +127,12 @@ public final class Application: @unchecked Sendable {
     /// `parameters`, for `client` (counted against its share), answering only
     /// `owner` besides its id, and made for `identity` (the factory's
     /// context); a shared session counts for nobody and answers anyone.
-    /// `completion` runs once its ViewModel is made and bound.
+    /// `completion` runs once its ViewModel is made and bound. A session that
+    /// is not shared takes the id `preferredID` if no session, live or stored,
+    /// has it (a cluster's proxy names it, to route by it); else one made here.
     package func createSession(
         _ viewModel: String, parameters: Data = Data(), client: String? = nil, owner: SessionOwner? = nil,
-        identity: Identity? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
+        identity: Identity? = nil, preferredID: String? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
     ) {
         let definition: ViewModelDefinition
         do {
@@ -140,7 +142,22 @@ public final class Application: @unchecked Sendable {
             return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
         }
         guard definition.isShared else {
-            return make(definition, parameters: parameters, client: client, owner: owner, identity: identity, completion: completion)
+            guard let preferredID, SessionID.isValid(preferredID) else {
+                return make(definition, parameters: parameters, client: client, owner: owner, identity: identity, completion: completion)
+            }
+            let (live, archive) = lock.withLock { (sessions[preferredID] != nil || restoring[preferredID] != nil, self.archive) }
+            @Sendable func makeOne(taking taken: Bool) {
+                if taken {
+                    configuration.logger.notice(
+                        "session id asked for is taken: made another", metadata: ["view_model": "\(viewModel)", "session": "\(preferredID)"])
+                }
+                make(
+                    definition, parameters: parameters, client: client, owner: owner, identity: identity, id: taken ? nil : preferredID,
+                    completion: completion)
+            }
+            guard !live, let archive else { return makeOne(taking: live) }
+            // A stored session keeps its id: a new one must not replace it in the store.
+            return archive.isKnown(id: preferredID) { known in makeOne(taking: (try? known.get()) ?? true) }
         }
         enum Next {
             case join(Session)
@@ -227,10 +244,11 @@ public final class Application: @unchecked Sendable {
         }
     }
 
-    /// A new session of `definition`, made by its factory.
+    /// A new session of `definition`, made by its factory, with `id` if no
+    /// live session has it (else with a new id).
     private func make(
         _ definition: ViewModelDefinition, parameters: Data, client: String? = nil, owner: SessionOwner? = nil, identity: Identity? = nil,
-        completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
+        id: String? = nil, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
     ) {
         let session: Session
         do {
@@ -238,7 +256,8 @@ public final class Application: @unchecked Sendable {
                 let origin = archive.map { _ in
                     SessionOrigin(isShared: definition.isShared, parameters: parameters, identity: identity, createdAt: Date())
                 }
-                let session = try addSessionLocked(definition.name, client: client, owner: owner, origin: origin)
+                let free = id.map { sessions[$0] == nil && restoring[$0] == nil } ?? false
+                let session = try addSessionLocked(definition.name, id: free ? id : nil, client: client, owner: owner, origin: origin)
                 if definition.isShared { sharedSessions[definition.name] = session }
                 return session
             }

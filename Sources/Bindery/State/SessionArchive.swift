@@ -199,6 +199,18 @@ final class SessionArchive: @unchecked Sendable {
         }
     }
 
+    /// Whether session `id` is stored, held to be written, or to be deleted:
+    /// a new session must not take its id. `completion` runs on the store's queue.
+    func isKnown(id: String, completion: @escaping @Sendable (Result<Bool, BinderyError>) -> Void) {
+        queue.async { [self] in
+            completion(
+                Result {
+                    if pending.withLock({ $0.unwritten[id] != nil || $0.deleting.contains(id) }) { return true }
+                    return try store.load(id: id) != nil
+                }.mapError(storeError))
+        }
+    }
+
     /// The stored shared session of `viewModel`, claimed as `claim` does.
     func claimShared(viewModel: String, completion: @escaping @Sendable (Result<StoredSession?, BinderyError>) -> Void) {
         queue.async { [self] in

@@ -70,6 +70,9 @@ public enum ServeOptions {
                 throw .invalid("\(source): \(error)")
             }
         }
+        if configuration.sessionIDFromProxy && configuration.trustedProxies.isEmpty {
+            throw .invalid("--session-id-from-proxy: needs --trusted-proxies, the proxy whose X-Bindery-Session-Id to take")
+        }
         return configuration
     }
 
@@ -126,6 +129,10 @@ public enum ServeOptions {
             _ = try TrustedProxies(parsing: text)
             configuration.trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         },
+        flag(
+            "session-id-from-proxy",
+            "Give a session created through a trusted proxy the id in its X-Bindery-Session-Id (32 hex digits; a cluster's nginx)."
+        ) { $0.sessionIDFromProxy = true },
         value(
             "content-security-policy", "<policy>", "Content-Security-Policy of every HTML page (\"\" sends none).",
             get: { $0.contentSecurityPolicy }

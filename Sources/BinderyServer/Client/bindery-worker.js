@@ -45,7 +45,15 @@ let retryMs = 1000;
 /** The server has no /api/streams: every tab falls back to EventSource. */
 let unsupported = false;
 
-const backoff = (attempt) => Math.min(5000, 250 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+/**
+ * `ms` spread at random over [0.5, 1.5] × `ms`. When a node of a cluster dies,
+ * every browser it streamed to loses its stream in the same instant; waiting
+ * exactly the server's `retry:` would bring them all back in the same instant
+ * too, on the node that now rebuilds their sessions.
+ */
+const jitter = (ms) => ms * (0.5 + Math.random());
+/** Milliseconds before retry number `attempt`: 250 ms doubling to 5 s, spread by `jitter`. */
+const backoff = (attempt) => jitter(Math.min(5000, 250 * 2 ** attempt));
 
 self.addEventListener("connect", (event) => {
   const port = event.ports[0];
@@ -209,8 +217,10 @@ async function run(stream) {
   if (response.status === 404) return fallBack();
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    // A stopping server answers 503 before it goes: that is "offline" soon.
-    return failed(stream, body?.error === "shutting_down" ? "offline" : "connecting", body?.error === "shutting_down" ? undefined : body?.message);
+    // A stopping server answers 503 before it goes: that is "offline" soon. So is
+    // a proxy's own 502, 503 or 504 (no JSON error code): no node answered.
+    const unreachable = body?.error === "shutting_down" || ([502, 503, 504].includes(response.status) && typeof body?.error !== "string");
+    return failed(stream, unreachable ? "offline" : "connecting", unreachable ? undefined : body?.message);
   }
   stream.open = true;
   failures = 0;
@@ -227,7 +237,7 @@ async function run(stream) {
   current = null;
   if (subscriptions().length === 0) return;
   for (const subscription of subscriptions()) setState(subscription, "connecting");
-  retryLater(retryMs);
+  retryLater(jitter(retryMs));
 }
 
 function failed(stream, state, message) {

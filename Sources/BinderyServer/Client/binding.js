@@ -7,16 +7,34 @@ import { isChanges, applyChanges } from "./changes.js";
 
 const api = (path) => `/api/${path}`;
 
-/** What a session id looks like: the server refuses anything else with 400 before looking. */
-const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+/**
+ * What a session id looks like (the server's 22 characters, or a cluster
+ * proxy's 32 hex digits): the server refuses anything else with 400 before looking.
+ */
+const SESSION_ID = /^(?:[A-Za-z0-9_-]{22}|[0-9a-f]{32})$/;
 
 /** How long a hidden page keeps its stream before releasing it. */
 const RELEASE_HIDDEN_MS = 2000;
 /** Most inputs a page holds while it cannot send them; more are refused. */
 const MAX_WAITING_INPUTS = 100;
 
-/** Milliseconds to wait before retry number `attempt` (0, 1, …): 250 ms doubling to 5 s, ±20 %. */
-const backoff = (attempt) => Math.min(5000, 250 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+/**
+ * `ms` spread at random over [0.5, 1.5] × `ms`. When a node of a cluster dies,
+ * every page it served loses its stream in the same instant; without the
+ * spread they would all come back in the same instant too, on the node that
+ * now has to rebuild every one of their sessions.
+ */
+const jitter = (ms) => ms * (0.5 + Math.random());
+/** Milliseconds to wait before retry number `attempt` (0, 1, …): 250 ms doubling to 5 s, spread by `jitter`. */
+const backoff = (attempt) => jitter(Math.min(5000, 250 * 2 ** attempt));
+/** How long a page waits, spread by `jitter`, before it asks after a stream that failed: the server's default `retry:`. */
+const RECONNECT_MS = 1000;
+/**
+ * Whether `response` is a proxy's own answer that no node gave (nginx's 502,
+ * 503 or 504 when a node died or none answers in time): the server could not
+ * be reached, as if there were no answer. A node's own errors are JSON with a code.
+ */
+const fromProxy = (response, body) => [502, 503, 504].includes(response.status) && typeof body?.error !== "string";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A form's submit button. */
 const SUBMIT_BUTTON = "button:not([type]), button[type='submit'], input[type='submit']";
@@ -193,7 +211,7 @@ export class Binding extends EventTarget {
           continue;
         }
         if (response.ok && body?.id) return this.#created(body, recovering);
-        if (response.status === 503 && body?.error === "shutting_down") {
+        if ((response.status === 503 && body?.error === "shutting_down") || fromProxy(response, body)) {
           this.#setState("offline");
           await sleep(backoff(attempt));
           continue;
@@ -335,7 +353,9 @@ export class Binding extends EventTarget {
         this.#feed = null;
         this.#failures++;
         this.#setState("connecting");
-        this.#check();
+        // EventSource gives up for good on a proxy's 502 as on a 404: the page asks about
+        // the session itself, after a spread delay (its node may have died with many others' streams).
+        setTimeout(() => this.#check(), this.#failures === 1 ? jitter(RECONNECT_MS) : backoff(this.#failures));
       },
       gone: () => current() && this.#recover(this.sessionId),
       end: () => {
@@ -422,6 +442,7 @@ export class Binding extends EventTarget {
   async #drain() {
     if (this.#draining) return;
     this.#draining = true;
+    let unanswered = 0;
     try {
       while (this.queue.length > 0) {
         await this.#reachable.wait();
@@ -452,6 +473,13 @@ export class Binding extends EventTarget {
           this.#check();
           continue;
         }
+        if (fromProxy(response, body)) {
+          // No node answered it (its node died): it waits at the head of the queue, as with no answer.
+          await sleep(backoff(unanswered++));
+          this.#check();
+          continue;
+        }
+        unanswered = 0;
         this.queue.splice(this.queue.indexOf(item), 1);
         this.#showPending();
         if (response.ok) {

@@ -13,8 +13,8 @@ enum BrowserCookie {
     /// A new browser's token: 128 random bits, like a session id.
     static func makeToken() -> String { SessionID.make() }
 
-    /// Whether `token` is one the server could have made.
-    static func isValid(_ token: String) -> Bool { SessionID.isValid(token) }
+    /// Whether `token` is one the server could have made (a proxy's session id form is not).
+    static func isValid(_ token: String) -> Bool { SessionID.isMadeHere(token) }
 
     /// The `Set-Cookie` header for `token`; `Secure` over https.
     static func header(token: String, secure: Bool) -> (String, String) {

@@ -71,7 +71,7 @@ struct TrustedProxies: Sendable, Equatable {
             }
         }
         let scheme = forwardedProto?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https" ? "https" : "http"
-        return Provenance(client: client, scheme: scheme)
+        return Provenance(client: client, scheme: scheme, isTrustedProxy: true)
     }
 
     /// The bytes of an IPv4 or IPv6 address, or nil.

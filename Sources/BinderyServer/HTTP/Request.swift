@@ -42,7 +42,7 @@ struct Request: Sendable {
     /// The headers a route or the edge reads, in lower case: only these are kept.
     static let headerNames: [StaticString] = [
         "accept", "content-type", "host", "if-none-match", "last-event-id", "origin",
-        "sec-fetch-site", "x-forwarded-for", "x-forwarded-proto",
+        "sec-fetch-site", "x-bindery-session-id", "x-forwarded-for", "x-forwarded-proto",
     ]
     /// `headerNames` as the keys of `headers`.
     static let headerKeys = headerNames.map(\.description)
@@ -75,4 +75,6 @@ struct Provenance: Sendable, Equatable {
     let client: String
     /// `http`, or `https` when a trusted proxy says the client used it.
     let scheme: String
+    /// Whether the socket's peer is a trusted proxy.
+    var isTrustedProxy = false
 }

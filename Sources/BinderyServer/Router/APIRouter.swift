@@ -59,6 +59,7 @@ struct APIRouter: Sendable {
             }
             try allow(request, ["POST"])
             try checkJSONBody(request)
+            let preferredID = try proxysSessionID(request)
             let client = request.provenance.client
             if let wait = creations.take(for: client) {
                 let seconds = max(1, Int(ceil(Double(wait.nanoseconds) / 1e9)))
@@ -71,7 +72,7 @@ struct APIRouter: Sendable {
             }
             let owner = request.identity.map { SessionOwner.identity($0.id) } ?? request.browser.map(SessionOwner.browser)
             return .later { [application, telemetry, body = request.body, identity = request.identity] reply in
-                application.createSession(name, parameters: body, client: client, owner: owner, identity: identity) { created in
+                application.createSession(name, parameters: body, client: client, owner: owner, identity: identity, preferredID: preferredID) { created in
                     if case .failure(let error) = created, error.code == .tooManySessions {
                         telemetry.refused(.clientSessionLimit, client: client, detail: error.message)
                     }
@@ -143,8 +144,27 @@ struct APIRouter: Sendable {
             throw refused(HTTPError(status: 400, code: "invalid_name", message: "a ViewModel name is 1–64 ASCII letters, digits, - or _"), request)
         }
         if let id, !SessionID.isValid(id) {
-            throw refused(HTTPError(status: 400, code: "invalid_session_id", message: "a session id is 22 ASCII letters, digits, - or _"), request)
+            throw refused(
+                HTTPError(status: 400, code: "invalid_session_id", message: "a session id is 22 ASCII letters, digits, - or _, or 32 lowercase hex digits"),
+                request)
         }
+    }
+
+    /// The id a cluster's proxy names for the session `request` creates
+    /// (`X-Bindery-Session-Id`), if the server takes ids from its trusted
+    /// proxies and this request came through one; nil otherwise. An id that
+    /// is not of the proxy's form is refused, since only a proxy that is not
+    /// nginx's `$request_id` could send it.
+    private func proxysSessionID(_ request: Request) throws -> String? {
+        guard configuration.sessionIDFromProxy, request.provenance.isTrustedProxy, let id = request.header("x-bindery-session-id") else {
+            return nil
+        }
+        guard SessionID.isFromProxy(id) else {
+            throw refused(
+                HTTPError(status: 400, code: "invalid_session_id", message: "X-Bindery-Session-Id from the proxy is not 32 lowercase hex digits"),
+                request)
+        }
+        return id
     }
 
     /// `session` if `request` may reach it: a session with an owner answers

@@ -16,8 +16,8 @@ enum OpenAPI {
         ]
         let sid: JSONValue = [
             "name": "sid", "in": "path", "required": true,
-            "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]{22}$"],
-            "description": "A session id: 22 letters, digits, - or _ (400 otherwise)",
+            "schema": ["type": "string", "pattern": "^([A-Za-z0-9_-]{22}|[0-9a-f]{32})$"],
+            "description": "A session id: 22 letters, digits, - or _, or 32 lowercase hex digits (400 otherwise)",
         ]
         /// The errors a route can answer: `codes`, and 400 and 404 everywhere.
         func errors(_ codes: [Int] = []) -> [String: JSONValue] {
@@ -133,7 +133,7 @@ enum OpenAPI {
 
     /// `<vm>/<sid>[@<lastEventId>]`, 1 to 64 of them separated by commas.
     private static let sessionsPattern: String = {
-        let one = "[A-Za-z0-9_-]{1,64}/[A-Za-z0-9_-]{22}(@[0-9]{1,19})?"
+        let one = "[A-Za-z0-9_-]{1,64}/([A-Za-z0-9_-]{22}|[0-9a-f]{32})(@[0-9]{1,19})?"
         return "^\(one)(,\(one)){0,63}$"
     }()
 }

@@ -18,6 +18,13 @@ public struct ServerConfiguration: Sendable {
     /// and `X-Forwarded-Proto` name the client; from anyone else those headers
     /// are ignored. Empty: the socket's peer is the client.
     public var trustedProxies: [String] = []
+    /// Whether a session created through a trusted proxy takes the id the
+    /// proxy names in `X-Bindery-Session-Id` (32 lowercase hex digits, nginx's
+    /// `$request_id`), so that a proxy which routes by session id sends the
+    /// creator's later requests to the node that made it. An id of another
+    /// form, or one already live or stored, is not taken: the session gets an
+    /// id of the server's own. Off: the header is ignored.
+    public var sessionIDFromProxy = false
     /// The Content-Security-Policy of every HTML page served (the app's pages
     /// and the client's); "" sends none. The default allows this origin's
     /// scripts, styles and connections only, no inline script, no framing.
