@@ -73,7 +73,8 @@ package final class SQLiteSessionStore: SessionStore {
         }
     }
 
-    package func save(_ sessions: [StoredSession], deleting: [String]) throws {
+    /// One process owns the file: nothing is refused.
+    package func save(_ sessions: [StoredSession], deleting: [String]) throws -> Set<String> {
         try database.write { db in
             let insert = try db.cachedStatement(
                 sql: """
@@ -97,6 +98,7 @@ package final class SQLiteSessionStore: SessionStore {
             }
             let delete = try db.cachedStatement(sql: "DELETE FROM bindery_session WHERE id = ?")
             for id in deleting { try delete.execute(arguments: [id]) }
+            return []
         }
     }
 

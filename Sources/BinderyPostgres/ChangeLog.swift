@@ -28,11 +28,15 @@ public final class ChangeLog: @unchecked Sendable {
     /// How many changes a topic keeps, at least.
     public let retained: Int64
     private let reader: PostgresDatabase
-    private let listener: PostgresListener
+    private let listener = Mutex<PostgresListener?>(nil)
     private let logger: Logger
     /// Delivers changes, one topic's in order; only this queue touches `Follower.next` and `stash`.
     private let deliveries = DispatchQueue(label: "bindery.changes.deliver")
     private let followers = Mutex<[String: Follower]>([:])
+    /// Handlers of other channels the listener listens on, by channel (`listen`).
+    private let others = Mutex<[String: @Sendable (String) -> Void]>([:])
+    private let url: String
+    private let pollInterval: Duration
 
     private final class Follower: @unchecked Sendable {
         /// The offset of the next change to deliver.
@@ -53,6 +57,8 @@ public final class ChangeLog: @unchecked Sendable {
     /// The log in the database at `url`, its tables made if missing; not yet listening (`start`).
     public init(url: String, retained: Int64 = 10_000, pollInterval: Duration = .seconds(1), logger: Logger) throws {
         self.retained = retained
+        self.url = url
+        self.pollInterval = pollInterval
         self.logger = logger
         reader = PostgresDatabase(url: url, name: "changes")
         try reader.transaction { db in
@@ -64,21 +70,34 @@ public final class ChangeLog: @unchecked Sendable {
                     PRIMARY KEY (topic, "offset"))
                 """)
         }
-        let wake = Mutex<(@Sendable (String?) -> Void)?>(nil)
-        listener = PostgresListener(url: url, channel: Self.channel, pollInterval: pollInterval, logger: logger) { key in
-            wake.withLock { $0 }?(key)
-        }
-        wake.withLock { $0 = { [weak self] key in self?.wake(key) } }
     }
 
-    /// Starts listening for other nodes' changes.
-    public func start() { listener.start() }
+    /// Hands each notification on `channel` to `handler` (on the listener's
+    /// thread: it must not block), from `start` on: a node listens on one connection.
+    public func listen(on channel: String, _ handler: @escaping @Sendable (String) -> Void) {
+        others.withLock { $0[channel] = handler }
+    }
+
+    /// Starts listening for other nodes' changes, and on the channels given to `listen`.
+    public func start() {
+        let others = others.withLock { $0 }
+        let listener = PostgresListener(url: url, channels: [Self.channel] + others.keys.sorted(), pollInterval: pollInterval, logger: logger) {
+            [weak self] channel, payload in
+            if let channel, channel != Self.channel, let payload {
+                others[channel]?(payload)
+            } else {
+                self?.wake(payload)
+            }
+        }
+        self.listener.withLock { $0 = listener }
+        listener.start()
+    }
 
     /// Stops listening.
-    public func stop() { listener.stop() }
+    public func stop() { listener.withLock { $0 }?.stop() }
 
     /// The listening connection's server process (for tests that end it).
-    public var listenerBackendPID: Int32 { listener.backendPID }
+    public var listenerBackendPID: Int32 { listener.withLock { $0 }?.backendPID ?? 0 }
 
     // MARK: Writing, in the writer's transaction
 

@@ -140,12 +140,12 @@ public final class PostgresConnection {
         }
     }
 
-    /// Notifications that have arrived, after reading what the socket holds.
-    func notifications() throws -> [String] {
+    /// Notifications that have arrived (channel, payload), after reading what the socket holds.
+    func notifications() throws -> [(String, String)] {
         guard PQconsumeInput(handle) == 1 else { throw lastError() }
-        var payloads: [String] = []
+        var payloads: [(String, String)] = []
         while let notify = PQnotifies(handle) {
-            payloads.append(String(cString: notify.pointee.extra))
+            payloads.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
             PQfreemem(notify)
         }
         return payloads

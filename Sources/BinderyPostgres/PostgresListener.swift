@@ -3,34 +3,37 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Listens on a PostgreSQL channel (`LISTEN`) on a connection of its own, on
-/// a thread of its own, and calls `wake` with each notification's payload.
+/// Listens on PostgreSQL channels (`LISTEN`) on a connection of its own, on
+/// a thread of its own, and calls `wake` with each notification's channel
+/// and payload.
 ///
 /// A notification only wakes: what changed is read by offset from a table
 /// (`ChangeLog`), so a lost notification loses nothing. `wake(nil)` comes
 /// every `pollInterval` without one (the safety net) and after the
 /// connection was lost and made again (everything sent meanwhile was
-/// missed): the reader then catches up on everything it follows.
+/// missed): the reader then catches up on everything it follows. (With no
+/// key, `wake` gets nil for both.)
 public final class PostgresListener: @unchecked Sendable {
     private let url: String
-    private let channel: String
+    private let channels: [String]
     private let pollInterval: Duration
     private let logger: Logger
-    private let wake: @Sendable (String?) -> Void
+    private let wake: @Sendable (_ channel: String?, _ payload: String?) -> Void
     private let stopped = Atomic<Bool>(false)
     private let backend = Atomic<Int32>(0)
     private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// A listener on `channel` (letters, digits and `_` only) of the database
+    /// A listener on `channels` (letters, digits and `_` only) of the database
     /// at `url`, not yet started.
     public init(
-        url: String, channel: String, pollInterval: Duration = .seconds(1), logger: Logger,
-        wake: @escaping @Sendable (String?) -> Void
+        url: String, channels: [String], pollInterval: Duration = .seconds(1), logger: Logger,
+        wake: @escaping @Sendable (_ channel: String?, _ payload: String?) -> Void
     ) {
-        precondition(channel.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }, "a channel name is letters, digits and _")
+        precondition(
+            channels.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }, "a channel name is letters, digits and _")
         self.url = url
-        self.channel = channel
+        self.channels = channels
         self.pollInterval = pollInterval
         self.logger = logger
         self.wake = wake
@@ -46,7 +49,7 @@ public final class PostgresListener: @unchecked Sendable {
             run()
             finished.signal()
         }
-        thread.name = "bindery.listen.\(channel)"
+        thread.name = "bindery.listen"
         started.store(true, ordering: .relaxed)
         thread.start()
     }
@@ -62,17 +65,17 @@ public final class PostgresListener: @unchecked Sendable {
         while !stopped.load(ordering: .relaxed) {
             do {
                 let connection = try PostgresConnection(url: url)
-                try connection.execute("LISTEN \(channel)")
+                for channel in channels { try connection.execute("LISTEN \(channel)") }
                 backend.store(connection.backendPID, ordering: .relaxed)
-                if failures > 0 { logger.info("listening again", metadata: ["channel": "\(channel)"]) }
+                if failures > 0 { logger.info("listening again", metadata: ["channels": "\(channels)"]) }
                 failures = 0
                 // Whatever was sent before LISTEN took effect was missed: catch up.
-                wake(nil)
+                wake(nil, nil)
                 try listen(on: connection)
             } catch {
                 backend.store(0, ordering: .relaxed)
                 failures += 1
-                if failures == 1 { logger.warning("listening connection lost; catching up by offset when it is back", metadata: ["channel": "\(channel)", "error": "\(error)"]) }
+                if failures == 1 { logger.warning("listening connection lost; catching up by offset when it is back", metadata: ["channels": "\(channels)", "error": "\(error)"]) }
                 // 50 ms doubling to 2 s, so that a restarted server is found soon.
                 let pause = min(2_000, 50 << min(failures, 6))
                 for _ in 0..<(pause / 50) where !stopped.load(ordering: .relaxed) { usleep(50_000) }
@@ -94,13 +97,13 @@ public final class PostgresListener: @unchecked Sendable {
             if ready > 0 {
                 let payloads = try connection.notifications()
                 guard connection.isOK else { throw PostgresError(message: "the listening connection closed", sqlState: nil, connectionLost: true) }
-                for payload in payloads { wake(payload) }
+                for (channel, payload) in payloads { wake(channel, payload) }
                 waited = 0
             } else {
                 waited += slice
                 if waited >= timeout {
                     waited = 0
-                    wake(nil)
+                    wake(nil, nil)
                 }
             }
         }

@@ -6,13 +6,24 @@ import Foundation
 /// cluster's nodes share, so that a session whose node died is made again on
 /// the next node its requests reach.
 ///
+/// A session is claimed by the node that made it, or made it again from
+/// here (`claimed_by`): another node's saves of it are refused from then on
+/// (a node that held it while its own node was away must not write an older
+/// state over the newer one), and each claim is announced on
+/// `claimsChannel`, so that a node still holding the session lets it go.
+///
 /// Thread safety: called from the runtime's store queue, one call at a time;
 /// its statements run on a connection of its own.
 package final class PostgresSessionStore: SessionStore {
+    /// Where claims are announced: `"<node> <session id>"`.
+    package static let claimsChannel = "bindery_claims"
     private let database: PostgresDatabase
+    /// This process, among the cluster's.
+    package let node: String
 
-    /// The store in the database at `url`, its tables made if missing.
-    package init(url: String) throws {
+    /// The store in the database at `url`, for the process `node`, its tables made if missing.
+    package init(url: String, node: String = UUID().uuidString) throws {
+        self.node = node
         database = PostgresDatabase(url: url, name: "sessions")
         try database.transaction { db in
             try PostgresSchema.lock(db)
@@ -22,8 +33,9 @@ package final class PostgresSessionStore: SessionStore {
                     id text PRIMARY KEY, view_model text NOT NULL, shared boolean NOT NULL, parameters bytea NOT NULL,
                     client text, owner_kind text, owner text, identity text, identity_attributes bytea,
                     created_at double precision NOT NULL, last_seen double precision NOT NULL, state bytea,
-                    last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL)
+                    last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL, claimed_by text)
                 """)
+            try db.execute("ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS claimed_by text")
             try db.execute("CREATE INDEX IF NOT EXISTS bindery_session_by_last_seen ON bindery_session (last_seen)")
             try db.execute("CREATE INDEX IF NOT EXISTS bindery_session_shared ON bindery_session (view_model) WHERE shared")
             try db.execute("CREATE TABLE IF NOT EXISTS bindery_value (key text PRIMARY KEY, state bytea NOT NULL)")
@@ -32,6 +44,13 @@ package final class PostgresSessionStore: SessionStore {
 
     private static let columns =
         "id, view_model, shared, parameters, client, owner_kind, owner, identity, identity_attributes, created_at, last_seen, state, last_event_id, stopped_cleanly"
+    private static let updates = """
+        view_model = EXCLUDED.view_model, shared = EXCLUDED.shared,
+            parameters = EXCLUDED.parameters, client = EXCLUDED.client, owner_kind = EXCLUDED.owner_kind,
+            owner = EXCLUDED.owner, identity = EXCLUDED.identity, identity_attributes = EXCLUDED.identity_attributes,
+            created_at = EXCLUDED.created_at, last_seen = EXCLUDED.last_seen, state = EXCLUDED.state,
+            last_event_id = EXCLUDED.last_event_id, stopped_cleanly = EXCLUDED.stopped_cleanly, claimed_by = EXCLUDED.claimed_by
+        """
 
     package func loadValue(key: String) throws -> Data? {
         try database.sync { db in try db.execute("SELECT state FROM bindery_value WHERE key = $1", [.text(key)]).first?[0].bytes }
@@ -62,36 +81,54 @@ package final class PostgresSessionStore: SessionStore {
         }
     }
 
-    package func save(_ sessions: [StoredSession], deleting: [String]) throws {
+    package func save(_ sessions: [StoredSession], deleting: [String]) throws -> Set<String> {
         try database.transaction { db in
+            var taken: Set<String> = []
             for session in sessions {
-                let (ownerKind, owner): (PostgresValue, PostgresValue) =
-                    switch session.owner {
-                    case .browser(let token): (.text("browser"), .text(token))
-                    case .identity(let id): (.text("identity"), .text(id))
-                    case nil: (.null, .null)
-                    }
-                let attributes = try session.identity.map { PostgresValue.bytes(try JSONEncoder.bindery.encode($0.attributes)) } ?? .null
-                try db.execute(
+                // Written only where this node is the claimer (or nobody is); otherwise another node made it again since.
+                let written = try db.execute(
                     """
-                    INSERT INTO bindery_session (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-                    ON CONFLICT (id) DO UPDATE SET view_model = EXCLUDED.view_model, shared = EXCLUDED.shared,
-                        parameters = EXCLUDED.parameters, client = EXCLUDED.client, owner_kind = EXCLUDED.owner_kind,
-                        owner = EXCLUDED.owner, identity = EXCLUDED.identity, identity_attributes = EXCLUDED.identity_attributes,
-                        created_at = EXCLUDED.created_at, last_seen = EXCLUDED.last_seen, state = EXCLUDED.state,
-                        last_event_id = EXCLUDED.last_event_id, stopped_cleanly = EXCLUDED.stopped_cleanly
-                    """,
-                    [
-                        .text(session.id), .text(session.viewModel), .bool(session.isShared), .bytes(session.parameters),
-                        session.client.map(PostgresValue.text) ?? .null, ownerKind, owner,
-                        session.identity.map { .text($0.id) } ?? .null, attributes,
-                        .double(session.createdAt.timeIntervalSince1970), .double(session.lastSeen.timeIntervalSince1970),
-                        session.state.map(PostgresValue.bytes) ?? .null, .int(Int64(bitPattern: session.lastEventID)),
-                        .bool(session.stoppedCleanly),
-                    ])
+                    INSERT INTO bindery_session (\(Self.columns), claimed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                    ON CONFLICT (id) DO UPDATE SET \(Self.updates)
+                    WHERE bindery_session.claimed_by IS NULL OR bindery_session.claimed_by = EXCLUDED.claimed_by
+                    RETURNING id
+                    """, try values(session))
+                if written.isEmpty { taken.insert(session.id) }
             }
-            for id in deleting { try db.execute("DELETE FROM bindery_session WHERE id = $1", [.text(id)]) }
+            for id in deleting {
+                try db.execute("DELETE FROM bindery_session WHERE id = $1 AND (claimed_by IS NULL OR claimed_by = $2)", [.text(id), .text(node)])
+            }
+            return taken
         }
+    }
+
+    package func claim(_ session: StoredSession) throws {
+        try database.transaction { db in
+            try db.execute(
+                """
+                INSERT INTO bindery_session (\(Self.columns), claimed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                ON CONFLICT (id) DO UPDATE SET \(Self.updates)
+                """, try values(session))
+            try db.execute("SELECT pg_notify($1, $2)", [.text(Self.claimsChannel), .text("\(node) \(session.id)")])
+        }
+    }
+
+    private func values(_ session: StoredSession) throws -> [PostgresValue] {
+        let (ownerKind, owner): (PostgresValue, PostgresValue) =
+            switch session.owner {
+            case .browser(let token): (.text("browser"), .text(token))
+            case .identity(let id): (.text("identity"), .text(id))
+            case nil: (.null, .null)
+            }
+        let attributes = try session.identity.map { PostgresValue.bytes(try JSONEncoder.bindery.encode($0.attributes)) } ?? .null
+        return [
+            .text(session.id), .text(session.viewModel), .bool(session.isShared), .bytes(session.parameters),
+            session.client.map(PostgresValue.text) ?? .null, ownerKind, owner,
+            session.identity.map { .text($0.id) } ?? .null, attributes,
+            .double(session.createdAt.timeIntervalSince1970), .double(session.lastSeen.timeIntervalSince1970),
+            session.state.map(PostgresValue.bytes) ?? .null, .int(Int64(bitPattern: session.lastEventID)),
+            .bool(session.stoppedCleanly), .text(node),
+        ]
     }
 
     package func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int {
@@ -137,7 +174,15 @@ extension Application {
     /// Keeps the app's sessions in the PostgreSQL database at `url` (see
     /// `keepSessions(in:)` for SQLite): every node of a cluster keeps them
     /// there, so that any node can make again a session whose node is gone.
-    public func keepSessions(inPostgres url: String) throws {
-        keepSessions(in: try PostgresSessionStore(url: url))
+    /// `changes`' listener (started after this) tells this node when another
+    /// claims a session it holds, which it then lets go. Call before serving.
+    public func keepSessions(inPostgres url: String, listeningWith changes: ChangeLog) throws {
+        let store = try PostgresSessionStore(url: url)
+        keepSessions(in: store)
+        let node = store.node
+        changes.listen(on: PostgresSessionStore.claimsChannel) { [weak self] payload in
+            guard let space = payload.firstIndex(of: " "), payload[..<space] != node else { return }
+            self?.relinquish(sessionID: String(payload[payload.index(after: space)...]))
+        }
     }
 }

@@ -20,7 +20,7 @@ public enum ExampleApp {
             let changes = try ChangeLog(url: location, logger: logger)
             app.services.register(changes)
             app.services.register(try TodoStore(postgres: location, changes: changes))
-            if app.configuration.keepsSessions { try app.application.keepSessions(inPostgres: location) }
+            if app.configuration.keepsSessions { try app.application.keepSessions(inPostgres: location, listeningWith: changes) }
             changes.start()
             logger.info("database opened", metadata: ["postgres": "\(PostgresDatabase.redacted(location))"])
         } else {

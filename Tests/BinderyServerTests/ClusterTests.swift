@@ -199,4 +199,51 @@ final class ClusterTests: XCTestCase {
         XCTAssertEqual(response.status, 200, response.text)
         XCTAssertEqual((try response.json()["outputs"] as? [String: Any])?["backgroundColor"] as? String, color)
     }
+
+    func testANodeLetsGoOfASessionAnotherNodeClaimedAndItsStreamReconnects() throws {
+        let first = try node()
+        let second = try node()
+        let simple = try XCTUnwrap(try HTTPClient(port: first.port).post("/api/simple").json()["id"] as? String)
+        let stream = try SSEClient(port: first.port, path: "/api/simple/\(simple)/events")
+        XCTAssertNotNil(try stream.next(timeout: 5))
+        // Wait until the first node has saved it (made sessions are saved within the save interval).
+        let admin = try PostgresConnection(url: database)
+        let deadline = Date() + 10
+        while Date() < deadline, try admin.execute("SELECT 1 FROM bindery_session WHERE id = $1", [.text(simple)]).isEmpty { usleep(20_000) }
+        // Its requests now reach the second node (as nginx sends them when the first was away): it claims the session.
+        XCTAssertEqual(try HTTPClient(port: second.port).post("/api/simple/\(simple)/inputs/buttonTap").status, 200)
+        // The first node lets go: its stream ends without bindery.end, so that the client reconnects.
+        var events: [String] = []
+        var ended = false
+        let until = Date() + 10
+        while Date() < until {
+            do {
+                guard let event = try stream.next(timeout: 0.5) else {
+                    ended = true
+                    break
+                }
+                events.append(event.event)
+            } catch {
+                if "\(error)".contains("timeout") { continue }
+                ended = true
+                break
+            }
+        }
+        XCTAssertTrue(ended, "the first node's stream went on: \(events)")
+        XCTAssertFalse(events.contains("bindery.end"), "a moved session is not ended: \(events)")
+        let metrics = try HTTPClient(port: first.port).get("/metrics").text
+        XCTAssertTrue(
+            metrics.contains(#"bindery_sessions{view_model="simple"} 0"#),
+            "the first node still holds it: \(metrics.split(separator: "\n").filter { $0.hasPrefix("bindery_sessions") })")
+        // What the second node does with it is what is stored, whatever the first held.
+        XCTAssertEqual(try HTTPClient(port: second.port).post("/api/simple/\(simple)/inputs/buttonTap").status, 200)
+        let state = {
+            (try? admin.execute("SELECT state FROM bindery_session WHERE id = $1", [.text(simple)]).first?[0].bytes).flatMap { $0 }.map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        let saved = Date() + 10
+        while Date() < saved, state()?.contains("2") != true { usleep(20_000) }
+        XCTAssertEqual(state()?.contains("2"), true, "stored: \(state() ?? "nothing")")
+    }
 }

@@ -296,3 +296,27 @@ final class PostgresKeptSessionTests: KeptSessionTests {
     }
     override func testAnUnusedSessionIsDeletedWhenItIdlesOut() async throws { try await super.testAnUnusedSessionIsDeletedWhenItIdlesOut() }
 }
+
+/// A cluster's nodes share one store: a session made again on another node is
+/// that node's, and the node that held it before cannot write over it.
+final class PostgresClaimTests: XCTestCase {
+    func testASaveFromANodeWhoseSessionAnotherClaimedIsRefused() throws {
+        let url = try TestPostgres.freshDatabase()
+        let first = try PostgresSessionStore(url: url, node: "a")
+        let second = try PostgresSessionStore(url: url, node: "b")
+        var session = StoredSession(id: "s1", viewModel: "counter", state: Data("1".utf8))
+        XCTAssertEqual(try first.save([session], deleting: []), [])
+        // Node b makes it again (node a was away); then node a, still holding its copy, saves.
+        var claimed = session
+        claimed.state = Data("2".utf8)
+        try second.claim(claimed)
+        session.state = Data("old".utf8)
+        XCTAssertEqual(try first.save([session], deleting: []), ["s1"], "refused: b has it now")
+        XCTAssertEqual(try first.load(id: "s1")?.state, Data("2".utf8))
+        // b's own saves go on; a's delete does not remove b's session.
+        claimed.state = Data("3".utf8)
+        XCTAssertEqual(try second.save([claimed], deleting: []), [])
+        _ = try first.save([], deleting: ["s1"])
+        XCTAssertEqual(try second.load(id: "s1")?.state, Data("3".utf8))
+    }
+}

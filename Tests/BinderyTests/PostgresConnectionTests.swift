@@ -83,7 +83,7 @@ final class PostgresListenerTests: XCTestCase {
     func testANotificationWakesWithItsKeyAndALostConnectionWakesToCatchUp() throws {
         let url = try TestPostgres.freshDatabase()
         let wakes = Wakes()
-        let listener = PostgresListener(url: url, channel: "bindery_test", pollInterval: .seconds(60), logger: Logger(label: "test")) { wakes.add($0) }
+        let listener = PostgresListener(url: url, channels: ["bindery_test"], pollInterval: .seconds(60), logger: Logger(label: "test")) { wakes.add($1) }
         listener.start()
         defer { listener.stop() }
         // Listening: the first wake is the catch-up.
@@ -106,7 +106,7 @@ final class PostgresListenerTests: XCTestCase {
     func testWithoutNotificationsItStillWakesEveryPollInterval() throws {
         let url = try TestPostgres.freshDatabase()
         let wakes = Wakes()
-        let listener = PostgresListener(url: url, channel: "bindery_test", pollInterval: .milliseconds(200), logger: Logger(label: "test")) { wakes.add($0) }
+        let listener = PostgresListener(url: url, channels: ["bindery_test"], pollInterval: .milliseconds(200), logger: Logger(label: "test")) { wakes.add($1) }
         listener.start()
         XCTAssertTrue(wakes.wait { $0.count >= 3 })
         listener.stop()

@@ -20,6 +20,8 @@ final class Broadcast: @unchecked Sendable {
         var log: EventLog
         /// The session was disposed: readers end after what they have not read.
         var isFinished = false
+        /// ...because it moved to another process: readers end at once, without `.end`.
+        var isMoved = false
         /// Subscriptions whose reader has read everything and waits to be woken.
         var waiting: [Subscription] = []
     }
@@ -105,10 +107,11 @@ final class Broadcast: @unchecked Sendable {
     }
 
     /// Ends every subscription after what it has not read, with `.end`.
-    func finish() {
+    func finish(moved: Bool = false) {
         var woken: [any SubscriptionWake] = []
         state.withLock { state in
             state.isFinished = true
+            state.isMoved = moved
             changes.add(1, ordering: .releasing)
             Self.takeWaiting(&state, into: &woken)
         }

@@ -46,6 +46,9 @@ package final class Subscription: @unchecked Sendable {
         case overflow
         /// The reader's side cancelled it (the client left, the server stops).
         case cancelled
+        /// The session moved to another process (a cluster's node claimed it):
+        /// the client reconnects, and its request reaches the session there.
+        case moved
     }
 
     /// What `read` did.
@@ -331,6 +334,12 @@ package final class Subscription: @unchecked Sendable {
                 cursor.position = state.log.lastID
             }
             if state.isFinished {
+                if state.isMoved {
+                    // What was read stays unsent: the client resumes from its last id where the session went.
+                    outbox = []
+                    detach = cursor.end(.moved)
+                    return .over(.moved)
+                }
                 outbox.append(.end)
                 cursor.status = .ended
                 return .items

@@ -101,8 +101,22 @@ public final class Application: @unchecked Sendable {
     package func keepSessions(in store: SessionStore) {
         lock.withLock {
             precondition(archive == nil, "the application already keeps its sessions")
-            archive = SessionArchive(store: store, configuration: configuration)
+            let archive = SessionArchive(store: store, configuration: configuration)
+            archive.onTaken = { [weak self] ids in ids.forEach { self?.relinquish(sessionID: $0) } }
+            self.archive = archive
         }
+    }
+
+    /// Lets go of live session `id` because another process claimed it (a
+    /// cluster's node its requests reach now): it is not saved from here, and
+    /// its streams end without `bindery.end`, so that their clients reconnect
+    /// and reach it there. Nothing if this process does not hold it.
+    package func relinquish(sessionID id: String) {
+        guard let session = lock.withLock({ sessions[id] }) else { return }
+        archiveLocked()?.forget(session)
+        forget(session)
+        log(session, "session let go: another process claimed it", reason: "claimed")
+        session.relinquish()
     }
 
     /// A `SessionRelay` of the app's own, kept under `key` where the app keeps

@@ -384,14 +384,27 @@ package final class Session: @unchecked Sendable {
         }
     }
 
-    private func disposeNow() {
+    /// Lets go of the session because another process claimed it (a
+    /// cluster's node that its requests reach now): disposed in a turn without
+    /// being saved, and its streams end without `bindery.end`, so that their
+    /// clients reconnect and reach it there. A request that found it before
+    /// looks for it again (`BinderyError.Code.retired`).
+    func relinquish(completion: (@Sendable () -> Void)? = nil) {
+        scheduler.async { [self] in
+            isRetired = true
+            disposeNow(moved: true)
+            completion?()
+        }
+    }
+
+    private func disposeNow(moved: Bool = false) {
         guard !isDisposed else { return }
         isDisposed = true
         subscription?.dispose()
         subscription = nil
         ports = nil
         state = nil
-        broadcast.finish()
+        broadcast.finish(moved: moved)
         subscribers = [:]
         activity.withLock { feeding = 0 }
     }

@@ -45,6 +45,10 @@ final class SessionArchive: @unchecked Sendable {
     /// Sessions made again from the store.
     private let rebuilt = Atomic<UInt64>(0)
 
+    /// Told the ids of live sessions another process claimed (their saves
+    /// were refused); set by the application before `start`.
+    var onTaken: (@Sendable (Set<String>) -> Void)?
+
     init(store: SessionStore, configuration: RuntimeConfiguration) {
         self.store = store
         self.configuration = configuration
@@ -92,6 +96,14 @@ final class SessionArchive: @unchecked Sendable {
         pending.withLock {
             $0.unwritten[record.id] = record
             $0.deleting.remove(record.id)
+        }
+    }
+
+    /// Drops what is pending for `session` (another process claimed it): nothing of it is written from here.
+    func forget(_ session: Session) {
+        pending.withLock {
+            $0.changed[ObjectIdentifier(session)] = nil
+            $0.unwritten[session.id] = nil
         }
     }
 
@@ -171,12 +183,14 @@ final class SessionArchive: @unchecked Sendable {
         writeValues()
         let (records, deleting) = pending.withLock { ($0.unwritten, $0.deleting) }
         guard !records.isEmpty || !deleting.isEmpty else { return }
+        let taken: Set<String>
         do {
-            try store.save(Array(records.values), deleting: Array(deleting))
+            taken = try store.save(Array(records.values), deleting: Array(deleting))
         } catch {
             configuration.logger.error("sessions not saved", metadata: ["sessions": "\(records.count)", "error": "\(error)"])
             return
         }
+        if !taken.isEmpty { onTaken?(taken) }
         pending.withLock { pending in
             // What was captured again meanwhile is newer: it stays for the next write.
             for (id, record) in records where pending.unwritten[id] == record { pending.unwritten[id] = nil }
@@ -230,7 +244,7 @@ final class SessionArchive: @unchecked Sendable {
         claimed.lastEventID = record.lastEventID &+ Self.restartGap
         claimed.stoppedCleanly = false
         claimed.lastSeen = Date()
-        try store.save([claimed], deleting: [])
+        try store.claim(claimed)
         pending.withLock { if $0.unwritten[id] == record { $0.unwritten[id] = nil } }
         rebuilt.add(1, ordering: .relaxed)
         return record

@@ -12,8 +12,15 @@ package protocol SessionStore: Sendable {
     /// The stored shared session of `viewModel`, if there is one.
     func loadShared(viewModel: String) throws -> StoredSession?
     /// Writes `sessions` (replacing what is stored under their ids) and
-    /// removes the sessions `deleting`, in one transaction.
-    func save(_ sessions: [StoredSession], deleting: [String]) throws
+    /// removes the sessions `deleting`, in one transaction; returns the ids
+    /// of those it did not write because another process has claimed them
+    /// since (a cluster's store), which this process then lets go.
+    @discardableResult
+    func save(_ sessions: [StoredSession], deleting: [String]) throws -> Set<String>
+    /// Writes `session` as claimed by this process (it is made again here):
+    /// from now on, another process's saves of it are refused, and a process
+    /// that holds it is told to let it go. By default, a save.
+    func claim(_ session: StoredSession) throws
     /// Removes sessions last seen before `date`, then the least recently seen
     /// beyond `limit`; returns how many sessions are left.
     func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int
@@ -21,4 +28,10 @@ package protocol SessionStore: Sendable {
     func loadValue(key: String) throws -> Data?
     /// Writes the app's kept values, in one transaction.
     func saveValues(_ values: [String: Data]) throws
+}
+
+extension SessionStore {
+    package func claim(_ session: StoredSession) throws {
+        try save([session], deleting: [])
+    }
 }

@@ -179,7 +179,9 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
             case .idle:
                 break
             case .over(let ending):
-                state.ending = ending == .overflow ? .overflow : .sessionEnded
+                // A reader that fell behind, or a session that moved: the stream
+                // closes without `bindery.end`, and the client resumes from its last id.
+                state.ending = ending == .overflow || ending == .moved ? .overflow : .sessionEnded
             }
         }
         if written > 0 {
