@@ -158,6 +158,11 @@ public final class ChangeLog: @unchecked Sendable {
         catchUp([topic])
     }
 
+    /// Stops delivering `topic`'s changes.
+    public func unfollow(_ topic: String) {
+        followers.withLock { $0[topic] = nil }
+    }
+
     /// Goes on delivering `topic`'s changes after `offset` (a whole value read
     /// at that offset, after `behind`).
     public func resume(_ topic: String, after offset: Int64) {

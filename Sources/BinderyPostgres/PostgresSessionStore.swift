@@ -174,10 +174,11 @@ extension Application {
     /// Keeps the app's sessions in the PostgreSQL database at `url` (see
     /// `keepSessions(in:)` for SQLite): every node of a cluster keeps them
     /// there, so that any node can make again a session whose node is gone.
-    /// `changes`' listener (started after this) tells this node when another
-    /// claims a session it holds, which it then lets go. Call before serving.
-    public func keepSessions(inPostgres url: String, listeningWith changes: ChangeLog) throws {
-        let store = try PostgresSessionStore(url: url)
+    /// `node` names this process among the cluster's; `changes`' listener
+    /// (started after this) tells it when another claims a session it holds,
+    /// which it then lets go. Call before serving.
+    public func keepSessions(inPostgres url: String, node: String = UUID().uuidString, listeningWith changes: ChangeLog) throws {
+        let store = try PostgresSessionStore(url: url, node: node)
         keepSessions(in: store)
         let node = store.node
         changes.listen(on: PostgresSessionStore.claimsChannel) { [weak self] payload in

@@ -33,6 +33,9 @@ public enum Examples {
         application.register("sending", summary: "ViewModel done right: texts uploaded to a database through an Action.") { _ in
             SendingListViewModel(database: services.databaseService)
         }
+        application.register("board", shared: true, summary: "One board for everyone: post a note, every page sees it (one instance across a cluster).") {
+            _ in BoardViewModel()
+        }
         application.register(
             "home", summary: "Practical MVVM: albums and tracks with loading and a typed error; can be slow or fail.",
             outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]

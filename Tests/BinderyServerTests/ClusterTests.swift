@@ -246,4 +246,127 @@ final class ClusterTests: XCTestCase {
         while Date() < saved, state()?.contains("2") != true { usleep(20_000) }
         XCTAssertEqual(state()?.contains("2"), true, "stored: \(state() ?? "nothing")")
     }
+
+    // MARK: A shared ViewModel: one instance for the cluster
+
+    private func node(logging level: String) throws -> ServerProcess {
+        try ServerProcess(
+            ServerProcess.binderyExecutable,
+            arguments: [
+                "serve", "--port", "0", "--database", database, "--log-level", level,
+                "--public-directory", TestServer.publicDirectory.path,
+            ])
+    }
+
+    /// The board's session through `node` (the one shared session): its id.
+    private func board(_ node: ServerProcess) throws -> String {
+        let response = try HTTPClient(port: node.port).post("/api/board")
+        XCTAssertEqual(response.status, 201, response.text)
+        return try XCTUnwrap(response.json()["id"] as? String)
+    }
+
+    private func notes(_ node: ServerProcess, _ board: String) throws -> [String] {
+        let outputs = try XCTUnwrap(try HTTPClient(port: node.port).get("/api/board/\(board)").json()["outputs"] as? [String: Any])
+        return try XCTUnwrap(outputs["notes"] as? [String])
+    }
+
+    /// Reads a board stream's `notes` until `done`; the events' ids and the notes.
+    private func readNotes(_ stream: SSEClient, until done: ([String]) -> Bool) throws -> (ids: [String], notes: [String]) {
+        var ids: [String] = []
+        var notes: [String] = []
+        let deadline = Date() + 15
+        while !done(notes), Date() < deadline {
+            guard let event = try? stream.next(timeout: 1) else { continue }
+            ids.append(event.id ?? "")
+            if event.event == "notes" { notes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String]) }
+        }
+        return (ids, notes)
+    }
+
+    func testASharedViewModelRunsOnceAndEveryNodeStreamsItsEventsWithTheSameIds() throws {
+        let nodes = try (0..<3).map { _ in try node(logging: "info") }
+        let ids = try nodes.map { try self.board($0) }
+        XCTAssertEqual(Set(ids).count, 1, "one session for the cluster: \(ids)")
+        let board = ids[0]
+        let streams = try nodes[1...].map { try SSEClient(port: $0.port, path: "/api/board/\(board)/events") }
+        let posted = (0..<9).map { "note \($0)" }
+        for (index, note) in posted.enumerated() {
+            XCTAssertEqual(try HTTPClient(port: nodes[index % 3].port).post("/api/board/\(board)/inputs/post", json: "\"\(note)\"").status, 200)
+        }
+        let read = try streams.map { stream in try readNotes(stream) { $0 == posted } }
+        XCTAssertEqual(read[0].notes, posted)
+        XCTAssertEqual(read[1].notes, posted)
+        XCTAssertEqual(read[0].ids.last, read[1].ids.last, "an event has one id on every node")
+        for node in nodes { XCTAssertEqual(try notes(node, board), posted) }
+        let owners = nodes.filter { $0.standardError.contains("shared session owned here") }
+        XCTAssertEqual(owners.count, 1, "one instance in the cluster")
+    }
+
+    func testWhenTheOwnerIsKilledAnotherTakesOverAndNoAcknowledgedInputIsLost() throws {
+        let first = try node(logging: "info")
+        let board = try self.board(first)  // the first node to ask owns it
+        let others = try (0..<2).map { _ in try node(logging: "info") }
+        for other in others { XCTAssertEqual(try self.board(other), board) }
+        let ports = ([first] + others).map(\.port)
+        let firstPID = first.pid
+        // Three writers, one per node, post until told to stop; the first node is killed midway.
+        let acknowledged = Mutex<[String]>([])
+        let stop = Atomic<Bool>(false)
+        DispatchQueue.concurrentPerform(iterations: 4) { writer in
+            if writer == 3 {
+                usleep(700_000)
+                kill(firstPID, SIGKILL)
+                // Long enough for a new owner (the lease runs 5 s) and some posts after it.
+                usleep(7_500_000)
+                stop.store(true, ordering: .relaxed)
+                return
+            }
+            let client = HTTPClient(port: ports[writer])
+            var index = 0
+            while !stop.load(ordering: .relaxed), index < 200 {
+                let note = "w\(writer)-\(index)"
+                index += 1
+                if (try? client.post("/api/board/\(board)/inputs/post", json: "\"\(note)\"").status) == 200 {
+                    acknowledged.withLock { $0.append(note) }
+                } else if writer == 0 {
+                    return  // its node is gone
+                }
+            }
+        }
+        let acked = acknowledged.withLock { $0 }
+        XCTAssertTrue(acked.contains { $0.hasPrefix("w1-") } && acked.contains { $0.hasPrefix("w0-") }, "posts went through before and after: \(acked.count)")
+        let survivors = others
+        XCTAssertTrue(survivors.contains { $0.standardError.contains("shared session owned here") }, "another node took over")
+        // Every acknowledged note is there (the board keeps its last 100), the same on both nodes.
+        let kept = try notes(survivors[0], board)
+        XCTAssertEqual(try notes(survivors[1], board), kept)
+        let expected = acked.filter { note in kept.contains(note) || !acked.suffix(100).contains(note) }
+        XCTAssertEqual(Set(acked.suffix(min(acked.count, 100))).subtracting(kept), [], "acknowledged notes lost")
+        XCTAssertFalse(expected.isEmpty)
+    }
+
+    func testAPausedOwnerCannotWriteOnceAnotherTookOver() throws {
+        let first = try node(logging: "info")
+        let board = try self.board(first)
+        let second = try node(logging: "info")
+        XCTAssertEqual(try self.board(second), board)
+        XCTAssertEqual(try HTTPClient(port: first.port).post("/api/board/\(board)/inputs/post", json: #""before the pause""#).status, 200)
+        // The owner stops (a long GC pause, a partition): its lease runs out and the second node takes over.
+        first.send(SIGSTOP)
+        XCTAssertEqual(try HTTPClient(port: second.port).post("/api/board/\(board)/inputs/post", json: #""while it slept""#).status, 200)
+        XCTAssertTrue(second.standardError.contains("shared session owned here"))
+        first.send(SIGCONT)
+        // Woken, the old owner learns it lost its lease and writes nothing; it answers from its replica.
+        let deadline = Date() + 10
+        while Date() < deadline, !first.standardError.contains("shared session no longer owned here") { usleep(50_000) }
+        XCTAssertTrue(first.standardError.contains("shared session no longer owned here"), first.standardError)
+        XCTAssertEqual(try HTTPClient(port: first.port).post("/api/board/\(board)/inputs/post", json: #""after""#).status, 200)
+        let expected = ["before the pause", "while it slept", "after"]
+        XCTAssertEqual(try notes(second, board), expected)
+        let until = Date() + 10
+        while Date() < until, (try? notes(first, board)) != expected { usleep(50_000) }
+        XCTAssertEqual(try notes(first, board), expected)
+        let epochs = try PostgresConnection(url: database).execute("SELECT epoch FROM bindery_lease WHERE view_model = 'board'").first?[0].int
+        XCTAssertEqual(epochs, 2)
+    }
 }

@@ -57,6 +57,18 @@ final class Broadcast: @unchecked Sendable {
         try state.withLock { try body(&$0.log) }
     }
 
+    /// Starts the log again from `values` at `lastID` (`EventLog.seed`), and
+    /// wakes the readers: those behind get a reset and the snapshot.
+    func seed(_ values: [(name: String, json: Data)], through lastID: UInt64) {
+        var woken: [any SubscriptionWake] = []
+        state.withLock { state in
+            state.log.seed(values, through: lastID)
+            changes.add(1, ordering: .releasing)
+            Self.takeWaiting(&state, into: &woken)
+        }
+        woken.forEach { $0.subscriptionHasItems() }
+    }
+
     /// Numbers and records a new value of output `name`, then wakes every
     /// reader that was waiting, in one burst after the lock is released (or
     /// at `releaseWakes`, while wakes are held).

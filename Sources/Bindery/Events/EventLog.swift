@@ -31,6 +31,21 @@ struct EventLog {
         lastID = id
     }
 
+    /// Starts the log again from `values` (each driver's latest value, whole)
+    /// as they stand at `lastID`: a replica of a session that another process
+    /// runs, taking its state from there. A reader that has read an id before
+    /// `lastID` cannot resume from it here: it gets a reset and the snapshot.
+    mutating func seed(_ values: [(name: String, json: Data)], through lastID: UInt64) {
+        latest = [:]
+        newest = nil
+        recent = RingBuffer(capacity: recent.capacity)
+        self.lastID = lastID &- UInt64(values.count)
+        for value in values { _ = append(name: value.name, kind: .driver, json: value.json) }
+        recent = RingBuffer(capacity: recent.capacity)
+        newest = nil
+        forgottenSignalID = lastID
+    }
+
     /// Numbers and records a new value of output `name`; with `whole`, `json`
     /// is the changes since the output's latest event, whose whole value `whole` makes.
     mutating func append(name: String, kind: OutputKind, json: Data, whole: (() throws -> Data)? = nil) -> OutputEvent {

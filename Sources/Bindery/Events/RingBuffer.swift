@@ -6,6 +6,9 @@ struct RingBuffer<Element>: Sequence {
 
     init(capacity: Int) { storage = Array(repeating: nil, count: capacity) }
 
+    /// How many elements it holds at most.
+    var capacity: Int { storage.count }
+
     var first: Element? { count == 0 ? nil : storage[head] }
 
     /// Appends `element`; returns the oldest one if it made room for it.

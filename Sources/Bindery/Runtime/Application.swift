@@ -33,6 +33,8 @@ public final class Application: @unchecked Sendable {
     private var sessionsByClient: [String: Int] = [:]
     /// Where sessions are kept so that they outlive the process, if they are (`keepSessions(in:)`).
     private var archive: SessionArchive?
+    /// Who runs the shared sessions across a cluster's processes, if anyone (`hostSharedSessions`).
+    private var sharedHost: SharedSessionHost?
     /// Requests for sessions being made again from the store, by id.
     private var restoring: [String: [@Sendable (Result<Session, BinderyError>) -> Void]] = [:]
     /// Requests for shared sessions being looked for in the store, by ViewModel.
@@ -107,6 +109,61 @@ public final class Application: @unchecked Sendable {
         }
     }
 
+    /// Runs the app's shared sessions through `host` (a cluster: one process
+    /// owns each, the others replicate it): a request for one is answered by
+    /// this process's replica. Call before serving.
+    package func hostSharedSessions(_ host: SharedSessionHost) {
+        lock.withLock { sharedHost = host }
+    }
+
+    /// Whether `viewModel` is registered as shared.
+    package func isShared(_ viewModel: String) -> Bool {
+        lock.withLock { definitions[viewModel]?.isShared ?? false }
+    }
+
+    /// A replica of shared session `id` of `viewModel`, in the live table (it
+    /// replaces one there), counted for nobody and answering anyone; its
+    /// inputs go to `forward`. Its log is empty until the host seeds it.
+    package func addReplica(
+        _ viewModel: String, id: String,
+        forward: @escaping @Sendable (_ input: String, _ payload: Data, _ completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) -> Void
+    ) throws -> Session {
+        try lock.withLock {
+            if let old = sessions.removeValue(forKey: id) { old.dispose() }
+            let session = try addSessionLocked(viewModel, id: id, client: nil, owner: nil)
+            session.forward = forward
+            return session
+        }
+    }
+
+    /// The owning instance of shared session `id` of `viewModel`, for a
+    /// cluster's host: made by the factory (with `resuming`'s declared state),
+    /// its events numbered after `resuming`'s last id (plus the restart gap)
+    /// and handed to `tap`, in no table: requests reach it only through the
+    /// host, and only the host saves it.
+    package func makeOwner(
+        _ viewModel: String, id: String, resuming: StoredSession?, tap: @escaping @Sendable (ReplicatedEvent) -> Void,
+        completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void
+    ) {
+        let definition: ViewModelDefinition
+        do {
+            definition = try self.definition(viewModel)
+        } catch {
+            return completion(.failure(error as? BinderyError ?? BinderyError(.unknownViewModel, "\(error)")))
+        }
+        let parameters = resuming?.parameters ?? Data()
+        let origin = SessionOrigin(isShared: true, parameters: parameters, identity: nil, createdAt: resuming?.createdAt ?? Date())
+        let session = Session(
+            id: id, viewModelName: viewModel, client: nil, owner: nil, origin: origin, limits: configuration,
+            scheduler: SerialScheduler(label: "bindery.session.\(viewModel).owner", pool: configuration.executors), format: wireFormat)
+        session.tap = tap
+        let context = ViewModelContext(sessionID: id, parameters: parameters, services: services, identity: nil)
+        session.start(declaredOutputs: definition.declaredOutputs, resuming: resuming, { try definition.make(context) }) { result in
+            if case .failure = result { session.dispose() }
+            completion(result.map { session })
+        }
+    }
+
     /// Lets go of live session `id` because another process claimed it (a
     /// cluster's node its requests reach now): it is not saved from here, and
     /// its streams end without `bindery.end`, so that their clients reconnect
@@ -155,6 +212,7 @@ public final class Application: @unchecked Sendable {
         } catch {
             return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
         }
+        if definition.isShared, let host = lock.withLock({ sharedHost }) { return host.replica(of: viewModel, completion: completion) }
         guard definition.isShared else {
             guard let preferredID, SessionID.isValid(preferredID) else {
                 return make(definition, parameters: parameters, client: client, owner: owner, identity: identity, completion: completion)
@@ -229,6 +287,10 @@ public final class Application: @unchecked Sendable {
             case missing
             case wait
             case claim(SessionArchive)
+        }
+        if definition.isShared, let host = lock.withLock({ sessions[id] == nil ? sharedHost : nil }) {
+            // A cluster's shared session: this process's replica of it, under the id the cluster gave it.
+            return host.replica(of: viewModel) { result in completion(result.flatMap { $0.id == id ? .success($0) : .failure(unknown()) }) }
         }
         let next = lock.withLock { () -> Next in
             if let session = sessions[id] { return .found(session) }

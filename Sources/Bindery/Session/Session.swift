@@ -55,6 +55,13 @@ package final class Session: @unchecked Sendable {
     var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
     /// Where a session is served, for the child references this one sends; set by the application.
     var sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)?
+    /// Hands on every event the session publishes, in its turn, in order: a
+    /// cluster's owner of a shared session writes them for the other
+    /// processes' replicas. Set before `start`.
+    var tap: (@Sendable (ReplicatedEvent) -> Void)?
+    /// Where a replica's inputs go (the owner, through the cluster), answered
+    /// once the replica has the events they caused. Set before use.
+    var forward: (@Sendable (_ input: String, _ payload: Data, _ completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) -> Void)?
     /// Tells the application's store that the session has something to save
     /// (its state changed, or it was seen after a while); set by the application before `start`.
     var onChange: (@Sendable (Session) -> Void)?
@@ -204,7 +211,8 @@ package final class Session: @unchecked Sendable {
                 defer { sentVersions[name] = value.version }
                 // Its changes, if they are to the value this output sent last; otherwise whole.
                 if kind == .driver, let base = value.base, base == sentVersions[name], let changes = try value.changesJSON() {
-                    _ = broadcast.publish(name: name, kind: kind, json: changes, whole: value.fullJSON)
+                    let event = broadcast.publish(name: name, kind: kind, json: changes, whole: value.fullJSON)
+                    if let tap { tap(ReplicatedEvent(id: event.id, name: name, kind: kind, json: changes, whole: try value.fullJSON())) }
                     return
                 }
                 json = try value.fullJSON()
@@ -219,7 +227,8 @@ package final class Session: @unchecked Sendable {
             // Logged once for every subscription; the waiting readers are woken in
             // one burst, so the server's event loop serves them in a few passes
             // rather than one each (libmicrohttpd walks all suspended connections per pass).
-            _ = broadcast.publish(name: name, kind: kind, json: json)
+            let event = broadcast.publish(name: name, kind: kind, json: json)
+            tap?(ReplicatedEvent(id: event.id, name: name, kind: kind, json: json, whole: nil))
         } catch {
             limits.logger.error("output could not be sent", metadata: ["session": "\(id)", "output": "\(name)", "error": "\(error)"])
         }
@@ -283,6 +292,10 @@ package final class Session: @unchecked Sendable {
     /// applied, takes the snapshot: no other input lands in between.
     package func send(input name: String, payload: Data, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
         activity.withLock { wasUsed = true }
+        if let forward {
+            touch()
+            return forward(name, payload, completion)
+        }
         perform(
             { [self] in
                 guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
@@ -294,7 +307,8 @@ package final class Session: @unchecked Sendable {
     package func value(ofOutput name: String, completion: @escaping @Sendable (Result<Data?, BinderyError>) -> Void) {
         perform(
             answer: { [self] in
-                guard let kind = ports?.kind(of: name) else {
+                // A replica has no ports: an output it has a value of is a driver.
+                guard let kind = ports?.kind(of: name) ?? (forward != nil && broadcast.withLog({ $0.latest(name) }) != nil ? .driver : nil) else {
                     throw BinderyError(.unknownOutput, "\(viewModelName) has no output '\(name)'")
                 }
                 guard kind == .driver else {
@@ -341,9 +355,48 @@ package final class Session: @unchecked Sendable {
         }
     }
 
+    // MARK: A replica of a session another process runs (a cluster's shared session)
+
+    /// Appends `events` (the owner's, in order) in a turn; `completion(false)`
+    /// if they do not follow this replica's last one (it must be seeded again).
+    package func replicate(_ events: [ReplicatedEvent], completion: @escaping @Sendable (Bool) -> Void) {
+        scheduler.async { [self] in
+            guard !isDisposed else { return completion(true) }
+            broadcast.holdWakes()
+            defer { broadcast.releaseWakes() }
+            for event in events {
+                guard event.id == broadcast.withLog({ $0.lastID }) + 1 else { return completion(false) }
+                _ = broadcast.publish(name: event.name, kind: event.kind, json: event.json, whole: event.whole.map { whole in { whole } })
+            }
+            completion(true)
+        }
+    }
+
+    /// Starts the replica again from `values` (every driver's latest value,
+    /// whole) as they stand at `lastID`, in a turn: its readers that read an
+    /// earlier id get a reset and the snapshot.
+    package func reseed(_ values: [(name: String, json: Data)], through lastID: UInt64, completion: (@Sendable () -> Void)? = nil) {
+        scheduler.async { [self] in
+            guard !isDisposed else { return }
+            broadcast.seed(values, through: lastID)
+            completion?()
+        }
+    }
+
+    /// The answer to an input forwarded from here, in a turn after the events
+    /// replicated before it: every driver but the keyed lists, as `send` answers.
+    package func inputAnswer(_ completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
+        perform(answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
+    }
+
+    /// The id of the last event, read in a turn.
+    package func lastEventID(_ completion: @escaping @Sendable (UInt64) -> Void) {
+        scheduler.async { [self] in completion(broadcast.withLog { $0.lastID }) }
+    }
+
     /// The session as its store keeps it, captured in a turn; nil if it is
     /// not kept or was disposed.
-    func capture(_ completion: @escaping @Sendable (StoredSession?) -> Void) {
+    package func capture(_ completion: @escaping @Sendable (StoredSession?) -> Void) {
         scheduler.async { [self] in completion(isDisposed ? nil : record(stoppedCleanly: false)) }
     }
 
@@ -377,7 +430,7 @@ package final class Session: @unchecked Sendable {
     }
 
     /// Disposes the ViewModel in a turn; every subscription ends with `.end`.
-    func dispose(completion: (@Sendable () -> Void)? = nil) {
+    package func dispose(completion: (@Sendable () -> Void)? = nil) {
         scheduler.async { [self] in
             disposeNow()
             completion?()
@@ -407,6 +460,25 @@ package final class Session: @unchecked Sendable {
         broadcast.finish(moved: moved)
         subscribers = [:]
         activity.withLock { feeding = 0 }
+    }
+}
+
+/// An event of a session as its owner hands it to the replicas in other
+/// processes: its id, output, kind, JSON (for a keyed list's change, the
+/// changes) and, for a change, the whole value as well.
+package struct ReplicatedEvent: Sendable, Equatable {
+    package let id: UInt64
+    package let name: String
+    package let kind: OutputKind
+    package let json: Data
+    package let whole: Data?
+
+    package init(id: UInt64, name: String, kind: OutputKind, json: Data, whole: Data?) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.json = json
+        self.whole = whole
     }
 }
 
