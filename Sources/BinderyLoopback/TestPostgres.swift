@@ -41,7 +41,9 @@ public enum TestPostgres {
         guard let pipe = popen(line, "r") else { fatalError("script/postgres: cannot start") }
         var output = ""
         var buffer = [CChar](repeating: 0, count: 4096)
-        while fgets(&buffer, Int32(buffer.count), pipe) != nil { output += String(cString: buffer) }
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         let status = pclose(pipe)
         guard status == 0 else { fatalError("\(line) failed (\(status))") }
         return output.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -128,6 +128,7 @@ public final class PostgresConnection {
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    @discardableResult
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try execute("BEGIN")
         do {

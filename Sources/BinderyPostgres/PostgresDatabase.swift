@@ -42,6 +42,7 @@ public final class PostgresDatabase: @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction on this database's queue.
+    @discardableResult
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try sync { try $0.transaction(body) }
     }

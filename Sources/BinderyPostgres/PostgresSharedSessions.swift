@@ -173,7 +173,7 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
             }
             shared.isReady = false
             shared.waiting.append(completion)
-            queue.asyncAfter(deadline: .now() + Self.dispatch(answerTimeout)) { [self] in
+            queue.asyncAfter(deadline: .now() + Self.dispatch(answerTimeout)) {
                 guard !shared.waiting.isEmpty, !shared.isReady else { return }
                 let waiting = shared.waiting
                 shared.waiting = []

@@ -66,12 +66,14 @@ final class SessionArchive: @unchecked Sendable {
         let interval = Self.dispatchInterval(configuration.sessionSaveInterval)
         source.schedule(deadline: .now() + interval, repeating: interval)
         let sweepEvery = max(1, Int(Duration.seconds(30) / configuration.sessionSaveInterval))
-        var ticks = 0  // confined to the timer's handler, which runs one at a time
+        // Counted atomically: a source's handler runs one at a time, but on the
+        // global queue's threads, which ThreadSanitizer does not see ordered.
+        let ticks = Atomic<Int>(0)
         source.setEventHandler { [weak self] in
             guard let self else { return }
             save()
-            ticks += 1
-            if ticks % sweepEvery == 1 || sweepEvery == 1 { sweep() }
+            let tick = ticks.add(1, ordering: .relaxed).newValue
+            if tick % sweepEvery == 1 || sweepEvery == 1 { sweep() }
         }
         source.resume()
         timer.withLock { $0 = source }
