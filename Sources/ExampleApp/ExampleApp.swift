@@ -16,16 +16,10 @@ public enum ExampleApp {
         let location = app.configuration.databasePath
         let logger = app.configuration.runtime.logger
         if PostgresDatabase.isURL(location) {
-            // A cluster's node: the lists' changes reach every node through the change log.
-            let node = UUID().uuidString
-            let changes = try ChangeLog(url: location, logger: logger)
+            // A cluster's node: sessions and shared ViewModels in PostgreSQL, the lists' changes through its change log.
+            let changes = try app.application.joinCluster(postgres: location, keepingSessions: app.configuration.keepsSessions, logger: logger)
             app.services.register(changes)
             app.services.register(try TodoStore(postgres: location, changes: changes))
-            if app.configuration.keepsSessions { try app.application.keepSessions(inPostgres: location, node: node, listeningWith: changes) }
-            // A shared ViewModel runs once in the cluster, every node answers from a replica.
-            let shared = try PostgresSharedSessions(url: location, node: node, changes: changes, application: app.application, logger: logger)
-            changes.start()
-            shared.start()
             logger.info("database opened", metadata: ["postgres": "\(PostgresDatabase.redacted(location))"])
         } else {
             let database = try BinderyDatabase.open(path: location)
