@@ -369,4 +369,28 @@ final class ClusterTests: XCTestCase {
         let epochs = try PostgresConnection(url: database).execute("SELECT epoch FROM bindery_lease WHERE view_model = 'board'").first?[0].int
         XCTAssertEqual(epochs, 2)
     }
+
+    func testAnOwnerWhoseLeaseRanOutCannotCommitWhatItDoesNext() throws {
+        let first = try node(logging: "info")
+        let board = try self.board(first)
+        let second = try node(logging: "info")
+        XCTAssertEqual(try self.board(second), board)
+        XCTAssertEqual(try HTTPClient(port: first.port).post("/api/board/\(board)/inputs/post", json: #""one""#).status, 200)
+        // The first node's lease runs out without its knowing (a partition from the database, say)...
+        let admin = try PostgresConnection(url: database)
+        try admin.execute("UPDATE bindery_lease SET expires_at = now() - interval '1 second' WHERE view_model = 'board'")
+        // ...and before its next renewal, an input reaches both owners: the second node takes the lease as it sends it.
+        XCTAssertEqual(try HTTPClient(port: second.port).post("/api/board/\(board)/inputs/post", json: #""two""#).status, 200)
+        // The first node applied it too, but its commit is fenced: it stops owning at once, not at its next renewal.
+        let deadline = Date() + 10
+        while Date() < deadline, !first.standardError.contains("shared session no longer owned here") { usleep(20_000) }
+        XCTAssertTrue(
+            first.standardError.contains("another node holds its lease") || first.standardError.contains("its lease was not renewed"), first.standardError)
+        XCTAssertEqual(try admin.execute("SELECT epoch FROM bindery_lease WHERE view_model = 'board'").first?[0].int, 2)
+        XCTAssertEqual(try admin.execute("SELECT epoch FROM bindery_shared WHERE view_model = 'board'").first?[0].int, 2, "only the new owner's commits land")
+        let until = Date() + 10
+        while Date() < until, (try? notes(first, board)) != ["one", "two"] { usleep(50_000) }
+        XCTAssertEqual(try notes(first, board), ["one", "two"])
+        XCTAssertEqual(try notes(second, board), ["one", "two"])
+    }
 }
