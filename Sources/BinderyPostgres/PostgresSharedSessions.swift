@@ -582,7 +582,8 @@ extension Application {
         let node = UUID().uuidString
         let changes = try ChangeLog(url: url, logger: logger)
         if keepingSessions { try keepSessions(inPostgres: url, node: node, listeningWith: changes) }
-        let shared = try PostgresSharedSessions(url: url, node: node, changes: changes, application: self, logger: logger)
+        let shared = try PostgresSharedSessions(
+            url: url, node: node, changes: changes, application: self, logger: logger, leaseTime: configuration.sharedSessionLease)
         changes.start()
         shared.start()
         return changes

@@ -254,7 +254,7 @@ final class ClusterTests: XCTestCase {
             ServerProcess.binderyExecutable,
             arguments: [
                 "serve", "--port", "0", "--database", database, "--log-level", level,
-                "--public-directory", TestServer.publicDirectory.path,
+                "--public-directory", TestServer.publicDirectory.path, "--shared-lease", "2",
             ])
     }
 
@@ -316,8 +316,8 @@ final class ClusterTests: XCTestCase {
             if writer == 3 {
                 usleep(700_000)
                 kill(firstPID, SIGKILL)
-                // Long enough for a new owner (the lease runs 5 s) and some posts after it.
-                usleep(7_500_000)
+                // Long enough for a new owner (the lease runs 2 s here) and some posts after it.
+                usleep(4_500_000)
                 stop.store(true, ordering: .relaxed)
                 return
             }

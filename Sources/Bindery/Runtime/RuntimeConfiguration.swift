@@ -25,6 +25,10 @@ public struct RuntimeConfiguration: Sendable {
     public var sessionSaveInterval: Duration = .seconds(1)
     /// A stored session not asked for or streamed from for this long is deleted.
     public var storedSessionLifetime: Duration = .seconds(24 * 3600)
+    /// In a cluster, how long a node's lease on a shared ViewModel lasts
+    /// without being renewed (every second): how soon another node takes over
+    /// from one that died, paused or lost its database.
+    public var sharedSessionLease: Duration = .seconds(5)
     /// Most sessions the store keeps; beyond, those seen least recently are deleted.
     public var maxStoredSessions = 1_000_000
     /// The threads sessions run on: shared by every session, bounded whatever the load.

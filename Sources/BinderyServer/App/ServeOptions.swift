@@ -219,6 +219,10 @@ public enum ServeOptions {
             }
         ) { $0.runtime.sessionSaveInterval = .milliseconds(try number($1, in: 10...600_000) as Int) },
         value(
+            "shared-lease", "<seconds>", "In a cluster, seconds before another node takes over a shared ViewModel whose node stopped renewing its lease.",
+            get: { "\($0.runtime.sharedSessionLease.components.seconds)" }
+        ) { $0.runtime.sharedSessionLease = .seconds(try number($1, in: 2...600) as Int) },
+        value(
             "stored-session-lifetime", "<seconds>", "Seconds a stored session is kept after it was last asked for or streamed from.",
             get: { "\($0.runtime.storedSessionLifetime.components.seconds)" }
         ) { $0.runtime.storedSessionLifetime = .seconds(try number($1, in: 1...31_536_000) as Int) },
