@@ -47,6 +47,16 @@ public final class PostgresDatabase: @unchecked Sendable {
         try sync { try $0.transaction(body) }
     }
 
+    /// Runs the schema `statements` (`CREATE TABLE IF NOT EXISTS …`) in one
+    /// transaction, holding a lock every node takes for its schema: nodes that
+    /// start together do not race to create the same table.
+    public func createSchema(_ statements: String...) throws {
+        try transaction { db in
+            try db.execute("SELECT pg_advisory_xact_lock(7302351)")
+            for statement in statements { try db.execute(statement) }
+        }
+    }
+
     private func run<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try self.connection ?? PostgresConnection(url: url)
         self.connection = connection

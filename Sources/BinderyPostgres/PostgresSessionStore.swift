@@ -25,21 +25,18 @@ package final class PostgresSessionStore: SessionStore {
     package init(url: String, node: String = UUID().uuidString) throws {
         self.node = node
         database = PostgresDatabase(url: url, name: "sessions")
-        try database.transaction { db in
-            try PostgresSchema.lock(db)
-            try db.execute(
-                """
-                CREATE TABLE IF NOT EXISTS bindery_session (
-                    id text PRIMARY KEY, view_model text NOT NULL, shared boolean NOT NULL, parameters bytea NOT NULL,
-                    client text, owner_kind text, owner text, identity text, identity_attributes bytea,
-                    created_at double precision NOT NULL, last_seen double precision NOT NULL, state bytea,
-                    last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL, claimed_by text)
-                """)
-            try db.execute("ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS claimed_by text")
-            try db.execute("CREATE INDEX IF NOT EXISTS bindery_session_by_last_seen ON bindery_session (last_seen)")
-            try db.execute("CREATE INDEX IF NOT EXISTS bindery_session_shared ON bindery_session (view_model) WHERE shared")
-            try db.execute("CREATE TABLE IF NOT EXISTS bindery_value (key text PRIMARY KEY, state bytea NOT NULL)")
-        }
+        try database.createSchema(
+            """
+            CREATE TABLE IF NOT EXISTS bindery_session (
+                id text PRIMARY KEY, view_model text NOT NULL, shared boolean NOT NULL, parameters bytea NOT NULL,
+                client text, owner_kind text, owner text, identity text, identity_attributes bytea,
+                created_at double precision NOT NULL, last_seen double precision NOT NULL, state bytea,
+                last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL, claimed_by text)
+            """,
+            "ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS claimed_by text",
+            "CREATE INDEX IF NOT EXISTS bindery_session_by_last_seen ON bindery_session (last_seen)",
+            "CREATE INDEX IF NOT EXISTS bindery_session_shared ON bindery_session (view_model) WHERE shared",
+            "CREATE TABLE IF NOT EXISTS bindery_value (key text PRIMARY KEY, state bytea NOT NULL)")
     }
 
     private static let columns =
@@ -158,15 +155,6 @@ package final class PostgresSessionStore: SessionStore {
             client: row[4].text, owner: owner, identity: identity,
             createdAt: Date(timeIntervalSince1970: row[9].double ?? 0), lastSeen: Date(timeIntervalSince1970: row[10].double ?? 0),
             state: row[11].bytes, lastEventID: UInt64(bitPattern: row[12].int ?? 0), stoppedCleanly: row[13].bool ?? false)
-    }
-}
-
-/// Schema changes, one node at a time.
-enum PostgresSchema {
-    /// Holds the schema lock until the transaction ends: nodes that start
-    /// together do not race to create the same table.
-    static func lock(_ db: PostgresConnection) throws {
-        try db.execute("SELECT pg_advisory_xact_lock(7302351)")
     }
 }
 

@@ -63,15 +63,12 @@ final class PostgresTodoBackend: TodoBackend, @unchecked Sendable {
     init(url: String, changes: ChangeLog) throws {
         writer = PostgresDatabase(url: url, name: "todo")
         self.changes = changes
-        try writer.transaction { db in
-            try db.execute("SELECT pg_advisory_xact_lock(7302351)")
-            try db.execute(
-                """
-                CREATE TABLE IF NOT EXISTS todo (id bigserial PRIMARY KEY, list text NOT NULL, title text NOT NULL,
-                    done boolean NOT NULL DEFAULT false, position integer NOT NULL)
-                """)
-            try db.execute("CREATE INDEX IF NOT EXISTS todo_by_list ON todo (list, position)")
-        }
+        try writer.createSchema(
+            """
+            CREATE TABLE IF NOT EXISTS todo (id bigserial PRIMARY KEY, list text NOT NULL, title text NOT NULL,
+                done boolean NOT NULL DEFAULT false, position integer NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS todo_by_list ON todo (list, position)")
     }
 
     private static func topic(_ list: String) -> String { "todo/\(list)" }

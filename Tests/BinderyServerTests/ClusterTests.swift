@@ -270,6 +270,14 @@ final class ClusterTests: XCTestCase {
         return try XCTUnwrap(outputs["notes"] as? [String])
     }
 
+    /// The board's notes through `node` once they are `expected` (a node other
+    /// than the one an input went through has them a moment later), or after 10 s.
+    private func eventually(_ node: ServerProcess, _ board: String, _ expected: [String]) throws -> [String] {
+        let deadline = Date() + 10
+        while Date() < deadline, (try? notes(node, board)) != expected { usleep(50_000) }
+        return try notes(node, board)
+    }
+
     /// Reads a board stream's `notes` until `done`; the events' ids and the notes.
     private func readNotes(_ stream: SSEClient, until done: ([String]) -> Bool) throws -> (ids: [String], notes: [String]) {
         var ids: [String] = []
@@ -297,7 +305,7 @@ final class ClusterTests: XCTestCase {
         XCTAssertEqual(read[0].notes, posted)
         XCTAssertEqual(read[1].notes, posted)
         XCTAssertEqual(read[0].ids.last, read[1].ids.last, "an event has one id on every node")
-        for node in nodes { XCTAssertEqual(try notes(node, board), posted) }
+        for node in nodes { XCTAssertEqual(try eventually(node, board, posted), posted) }
         let owners = nodes.filter { $0.standardError.contains("shared session owned here") }
         XCTAssertEqual(owners.count, 1, "one instance in the cluster")
     }
@@ -339,7 +347,7 @@ final class ClusterTests: XCTestCase {
         XCTAssertTrue(survivors.contains { $0.standardError.contains("shared session owned here") }, "another node took over")
         // Every acknowledged note is there (the board keeps its last 100), the same on both nodes.
         let kept = try notes(survivors[0], board)
-        XCTAssertEqual(try notes(survivors[1], board), kept)
+        XCTAssertEqual(try eventually(survivors[1], board, kept), kept)
         let expected = acked.filter { note in kept.contains(note) || !acked.suffix(100).contains(note) }
         XCTAssertEqual(Set(acked.suffix(min(acked.count, 100))).subtracting(kept), [], "acknowledged notes lost")
         XCTAssertFalse(expected.isEmpty)
@@ -361,11 +369,12 @@ final class ClusterTests: XCTestCase {
         while Date() < deadline, !first.standardError.contains("shared session no longer owned here") { usleep(50_000) }
         XCTAssertTrue(first.standardError.contains("shared session no longer owned here"), first.standardError)
         XCTAssertEqual(try HTTPClient(port: first.port).post("/api/board/\(board)/inputs/post", json: #""after""#).status, 200)
+        // The node an input went through answers once its replica has it; the others follow a moment later.
         let expected = ["before the pause", "while it slept", "after"]
-        XCTAssertEqual(try notes(second, board), expected)
-        let until = Date() + 10
-        while Date() < until, (try? notes(first, board)) != expected { usleep(50_000) }
         XCTAssertEqual(try notes(first, board), expected)
+        let until = Date() + 10
+        while Date() < until, (try? notes(second, board)) != expected { usleep(50_000) }
+        XCTAssertEqual(try notes(second, board), expected)
         let epochs = try PostgresConnection(url: database).execute("SELECT epoch FROM bindery_lease WHERE view_model = 'board'").first?[0].int
         XCTAssertEqual(epochs, 2)
     }
