@@ -11,11 +11,9 @@ import time
 
 import pytest
 import requests
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+from pages import hide_shared_worker, make_browser, page_state, wait, wait_open  # noqa: F401 (the suites' files import them from here)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -166,23 +164,6 @@ def forgetful_server():
     running.close()
 
 
-def make_browser(without_shared_worker=False):
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1024,768"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(20)
-    if without_shared_worker:
-        hide_shared_worker(driver)
-    return driver
-
-
-def hide_shared_worker(driver):
-    """Pages in this tab load as in a browser without SharedWorker (the client's fallback)."""
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker;"})
-
-
 @pytest.fixture(scope="module")
 def browser():
     # BINDERY_TEST_WITHOUT_SHARED_WORKER=1 runs every page on the fallback, one EventSource per page.
@@ -208,23 +189,11 @@ def each_transport(request):
     driver.quit()
 
 
-def wait(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
-
-
 def texts(driver, css):
     """The visible text of every element `css` selects, read in one step: a list
     the client re-renders meanwhile cannot go stale under it."""
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map((e) => e.checkVisibility() ? e.innerText.trim() : '')", css)
-
-
-def page_state(driver):
-    return driver.execute_script("return document.documentElement.dataset.binderyState")
-
-
-def wait_open(driver, timeout=10):
-    wait(driver, lambda d: page_state(d) == "open", timeout)
 
 
 def notice(driver):

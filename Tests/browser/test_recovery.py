@@ -10,23 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import browser_cookies, notice, page_state, start_server, stop_server, texts, wait, wait_open
-
-
-def session_id(driver):
-    return driver.execute_script("return window.bindery && window.bindery.sessionId")
-
-
-def button_text(driver):
-    return driver.find_element(By.ID, "change").text
-
-
-def record_states(driver):
-    driver.execute_script("window.states = []; window.bindery.addEventListener('state', (e) => states.push(e.detail))")
-
-
-def reconnected(driver):
-    states = driver.execute_script("return states")
-    return page_state(driver) == "open" and any(state in states for state in ("connecting", "offline"))
+from pages import button_text, record_states, reconnected, session_id
 
 
 def stored_state(server, session):

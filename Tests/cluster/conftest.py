@@ -6,18 +6,19 @@ import re
 import signal
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 from datetime import datetime, timezone
 
 import pytest
 import requests
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The browser suite's page helpers (Tests/browser/pages.py).
+sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
+from pages import make_browser, page_state, wait, wait_open  # noqa: E402,F401 (the suite's files import them from here)
+
 SCRIPT = os.path.join(ROOT, "script", "cluster")
 LOG_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z ")
 
@@ -131,22 +132,10 @@ def cluster():
         subprocess.run(["rm", "-rf", directory], check=False)
 
 
-def make_browser(without_shared_worker=False):
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=800,600"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(20)
-    if without_shared_worker:
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker;"})
-    return driver
-
-
 @pytest.fixture(params=["shared", "direct"])
 def each_transport(request):
     """A browser per transport: the SharedWorker's shared stream, and the fallback (an EventSource per page)."""
-    driver = make_browser(without_shared_worker=request.param == "direct")
+    driver = make_browser(without_shared_worker=request.param == "direct", size="800,600")
     driver.transport = request.param
     yield driver
     driver.quit()
@@ -154,18 +143,8 @@ def each_transport(request):
 
 @pytest.fixture
 def browser():
-    driver = make_browser()
+    driver = make_browser(size="800,600")
     yield driver
     driver.quit()
 
 
-def wait(driver, condition, timeout=10):
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
-
-
-def page_state(driver):
-    return driver.execute_script("return document.documentElement.dataset.binderyState")
-
-
-def wait_open(driver, timeout=10):
-    wait(driver, lambda d: page_state(d) == "open", timeout)

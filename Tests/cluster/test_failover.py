@@ -11,24 +11,8 @@ import time
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, log_time, page_state, wait, wait_open
-
-
-def button_text(driver):
-    return driver.find_element(By.ID, "change").text
-
-
-def session_id(driver):
-    return driver.execute_script("return window.bindery && window.bindery.sessionId")
-
-
-def record_states(driver):
-    driver.execute_script("window.states = []; window.bindery.addEventListener('state', (e) => states.push(e.detail))")
-
-
-def reconnected(driver):
-    states = driver.execute_script("return states")
-    return page_state(driver) == "open" and any(state in states for state in ("connecting", "offline"))
+from conftest import ROOT, log_time
+from pages import button_text, page_state, record_states, reconnected, session_id, wait, wait_open
 
 
 def open_simple_tapped_once(browser, url):
