@@ -402,4 +402,33 @@ final class ClusterTests: XCTestCase {
         XCTAssertEqual(try notes(first, board), ["one", "two"])
         XCTAssertEqual(try notes(second, board), ["one", "two"])
     }
+
+    func testAStreamOfASharedViewModelResumesOnAnotherNodeWithoutGapOrDuplicate() throws {
+        let first = try node(logging: "warning")
+        let board = try self.board(first)
+        let second = try node(logging: "warning")
+        XCTAssertEqual(try self.board(second), board)
+        var stream: SSEClient? = try SSEClient(port: first.port, path: "/api/board/\(board)/events")
+        for note in ["a", "b"] { XCTAssertEqual(try HTTPClient(port: first.port).post("/api/board/\(board)/inputs/post", json: "\"\(note)\"").status, 200) }
+        var seen: [(id: UInt64, event: String, data: String)] = []
+        while !seen.contains(where: { $0.event == "posted" && $0.data == #""b""# }), let event = try? stream?.next(timeout: 5) {
+            seen.append((UInt64(event.id ?? "") ?? 0, event.event, event.data))
+        }
+        let last = try XCTUnwrap(seen.last?.id)
+        // The first node's stream is gone (its node, say); meanwhile two more notes.
+        stream = nil
+        for note in ["c", "d"] { XCTAssertEqual(try HTTPClient(port: second.port).post("/api/board/\(board)/inputs/post", json: "\"\(note)\"").status, 200) }
+        // The client reconnects to the other node with the last id it saw.
+        let resumed = try SSEClient(port: second.port, path: "/api/board/\(board)/events", headers: ["Last-Event-ID": "\(last)"])
+        var after: [(id: UInt64, event: String, data: String)] = []
+        while !after.contains(where: { $0.event == "posted" && $0.data == #""d""# }), let event = try? resumed.next(timeout: 5) {
+            after.append((UInt64(event.id ?? "") ?? 0, event.event, event.data))
+        }
+        XCTAssertFalse(after.contains { $0.event == "bindery.reset" }, "no reset: \(after)")
+        // Nothing it had, nothing twice: ids after the last it saw (drivers superseded since may be skipped, as on one node).
+        XCTAssertTrue(after.allSatisfy { $0.id > last }, "\(after)")
+        XCTAssertEqual(Set(after.map(\.id)).count, after.count, "\(after)")
+        XCTAssertEqual(after.filter { $0.event == "posted" }.map(\.data), [#""c""#, #""d""#], "every signal after the last id, once")
+        XCTAssertEqual(after.last(where: { $0.event == "notes" })?.data, #"["a","b","c","d"]"#)
+    }
 }
