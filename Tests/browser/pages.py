@@ -4,6 +4,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -53,3 +54,23 @@ def reconnected(driver):
     """Whether the page is open again after it was connecting or offline since `record_states`."""
     states = driver.execute_script("return states")
     return page_state(driver) == "open" and any(state in states for state in ("connecting", "offline"))
+
+
+def rows(browser):
+    """The todo page's rows as (title, done), in order."""
+    return browser.execute_script("""
+        return [...document.querySelectorAll('#items > li')].map((li) =>
+            [li.querySelector('[name=title]').value, li.querySelector('.todo-done').checked]);""")
+
+
+def titles(browser):
+    return [title for title, _ in rows(browser)]
+
+
+def add(browser, title):
+    """Adds `title` on the todo page, as a person does: typed, then Enter."""
+    before = len(rows(browser))
+    field = browser.find_element(By.ID, "new-title")
+    field.send_keys(title, Keys.ENTER)
+    wait(browser, lambda b: len(rows(b)) == before + 1)
+    assert field.get_attribute("value") == ""

@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import RestartableServer, hide_shared_worker, notice, page_state, wait, wait_open
+from pages import add, rows, titles
 
 _lists = itertools.count(1)
 
@@ -23,30 +24,11 @@ def open_list(browser, server, name):
     wait(browser, lambda b: b.find_element(By.ID, "list-name").text == name)
 
 
-def rows(browser):
-    """Each row as (title, done), in order."""
-    return browser.execute_script("""
-        return [...document.querySelectorAll('#items > li')].map((li) =>
-            [li.querySelector('[name=title]').value, li.querySelector('.todo-done').checked]);""")
-
-
-def titles(browser):
-    return [title for title, _ in rows(browser)]
-
-
 def row(browser, title):
     for element in browser.find_elements(By.CSS_SELECTOR, "#items > li"):
         if element.find_element(By.NAME, "title").get_attribute("value") == title:
             return element
     raise AssertionError(f"no row {title!r} in {titles(browser)}")
-
-
-def add(browser, title):
-    before = len(rows(browser))
-    field = browser.find_element(By.ID, "new-title")
-    field.send_keys(title, Keys.ENTER)
-    wait(browser, lambda b: len(rows(b)) == before + 1)
-    assert field.get_attribute("value") == ""
 
 
 def text(browser, element_id):
