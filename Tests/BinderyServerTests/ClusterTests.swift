@@ -249,6 +249,9 @@ final class ClusterTests: XCTestCase {
 
     // MARK: A shared ViewModel: one instance for the cluster
 
+    /// The example board's limit (`BoardViewModel.maxNotes`): the tests post fewer, so that none is let go.
+    private enum BoardLimit { static let notes = 100 }
+
     private func node(logging level: String) throws -> ServerProcess {
         try ServerProcess(
             ServerProcess.binderyExecutable,
@@ -320,10 +323,13 @@ final class ClusterTests: XCTestCase {
         // Three writers, one per node, post until told to stop; the first node is killed midway.
         let acknowledged = Mutex<[String]>([])
         let stop = Atomic<Bool>(false)
+        let killed = Atomic<Bool>(false)
+        let afterKill = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
             if writer == 3 {
                 usleep(700_000)
                 kill(firstPID, SIGKILL)
+                killed.store(true, ordering: .relaxed)
                 // Long enough for a new owner (the lease runs 2 s here) and some posts after it.
                 usleep(4_500_000)
                 stop.store(true, ordering: .relaxed)
@@ -331,26 +337,33 @@ final class ClusterTests: XCTestCase {
             }
             let client = HTTPClient(port: ports[writer])
             var index = 0
-            while !stop.load(ordering: .relaxed), index < 200 {
+            // At most 30 each: the board keeps its last 100 notes, and every acknowledged one must be there.
+            while !stop.load(ordering: .relaxed), index < 30 {
                 let note = "w\(writer)-\(index)"
                 index += 1
+                let wasKilled = killed.load(ordering: .relaxed)
                 if (try? client.post("/api/board/\(board)/inputs/post", json: "\"\(note)\"").status) == 200 {
                     acknowledged.withLock { $0.append(note) }
+                    if wasKilled { afterKill.add(1, ordering: .relaxed) }
                 } else if writer == 0 {
                     return  // its node is gone
                 }
+                usleep(150_000)  // spread over the kill and the takeover
             }
         }
         let acked = acknowledged.withLock { $0 }
-        XCTAssertTrue(acked.contains { $0.hasPrefix("w1-") } && acked.contains { $0.hasPrefix("w0-") }, "posts went through before and after: \(acked.count)")
+        XCTAssertTrue(acked.contains { $0.hasPrefix("w0-") }, "posts went through the owner before it died")
+        XCTAssertGreaterThan(afterKill.load(ordering: .relaxed), 0, "posts went through after it died")
         let survivors = others
         XCTAssertTrue(survivors.contains { $0.standardError.contains("shared session owned here") }, "another node took over")
         // Every acknowledged note is there (the board keeps its last 100), the same on both nodes.
+        // (A survivor other than the one a note went through has it a moment later.)
+        let deadline = Date() + 10
+        while Date() < deadline, !Set(acked).isSubset(of: (try? notes(survivors[0], board)) ?? []) { usleep(50_000) }
         let kept = try notes(survivors[0], board)
         XCTAssertEqual(try eventually(survivors[1], board, kept), kept)
-        let expected = acked.filter { note in kept.contains(note) || !acked.suffix(100).contains(note) }
-        XCTAssertEqual(Set(acked.suffix(min(acked.count, 100))).subtracting(kept), [], "acknowledged notes lost")
-        XCTAssertFalse(expected.isEmpty)
+        XCTAssertLessThanOrEqual(kept.count, BoardLimit.notes)
+        XCTAssertEqual(Set(acked).subtracting(kept), [], "acknowledged notes lost")
     }
 
     func testAPausedOwnerCannotWriteOnceAnotherTookOver() throws {
