@@ -8,7 +8,7 @@
 ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -22,7 +22,7 @@ RUN swift build -c release -Xswiftc -cross-module-optimization --product bindery
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libstdc++6 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libstdc++6 \
  && rm -rf /var/lib/apt/lists/*
 # The executable and, next to it, its resource bundles (the browser client, the examples' data).
 COPY --from=build /out/ /usr/local/bin/
@@ -35,6 +35,7 @@ ENV BINDERY_HOST=0.0.0.0 \
     BINDERY_PORT=8080 \
     BINDERY_PUBLIC_DIRECTORY=/app/Public \
     BINDERY_DATABASE=/app/data/bindery.sqlite
+# A cluster's node: -e BINDERY_DATABASE=postgres://user:password@host:5432/bindery
 EXPOSE 8080
 # /healthz through the server's own client: the image has no curl.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["/usr/local/bin/bindery", "probe"]
