@@ -51,8 +51,11 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         var isReady = false
         var isLoading = false
         var waiting: [@Sendable (Result<Session, BinderyError>) -> Void] = []
-        /// Inputs sent from this node, by their offset in `input/<vm>`, waiting for their answers.
-        var inputs: [Int64: @Sendable (Result<Snapshot, BinderyError>) -> Void] = [:]
+        /// Inputs sent from this node, waiting for their answers, by the request id each carries
+        /// (known before it is sent, so no answer can come before its waiter).
+        var inputs: [String: @Sendable (Result<Snapshot, BinderyError>) -> Void] = [:]
+        /// Answers that came in a change the replica could not apply (it is being read whole again): given once it is.
+        var deferredAnswers: [Batch.Answer] = []
         var owner: Owner?
         var isAcquiring = false
         init(name: String) { self.name = name }
@@ -65,7 +68,7 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         /// Events its turns published, not yet committed.
         var events: [ReplicatedEvent] = []
         /// Answers to inputs (their offsets) not yet committed: the last event id after each, or why it failed.
-        var answers: [(input: Int64, result: Result<UInt64, BinderyError>)] = []
+        var answers: [(input: Int64, request: String?, result: Result<UInt64, BinderyError>)] = []
         /// The last input applied, and the last one committed as applied.
         var inputsApplied: Int64
         var inputsCommitted: Int64
@@ -91,6 +94,8 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         }
         struct Answer: Codable {
             let input: Int64
+            /// The id the sending node gave the input.
+            let request: String?
             let event: UInt64?
             let code: String?
             let message: String?
@@ -244,11 +249,15 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         shared.replica = replica
         shared.replicaEpoch = epoch
         replica.reseed(values, through: lastEventID) { [weak self] in
-            self?.queue.async {
+            guard let self else { return }
+            queue.async {
                 shared.isReady = true
                 let waiting = shared.waiting
                 shared.waiting = []
                 waiting.forEach { $0(.success(replica)) }
+                let deferred = shared.deferredAnswers
+                shared.deferredAnswers = []
+                self.answer(deferred, from: shared)
             }
         }
     }
@@ -259,7 +268,8 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         if let seed = batch.seed {
             seedReplica(shared, session: batch.session, epoch: batch.epoch, values: seed.map { ($0.name, Data($0.json.utf8)) }, lastEventID: batch.seedLastEventID)
         } else if shared.replica?.id != batch.session || shared.replicaEpoch != batch.epoch {
-            // A change of an owner whose first change this replica has not seen: read it whole.
+            // A change of an owner whose first change this replica has not seen: read it whole, then answer.
+            shared.deferredAnswers += batch.answers
             return load(shared)
         }
         if let replica = shared.replica, !batch.events.isEmpty {
@@ -272,9 +282,14 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
                 queue.async { self.load(shared) }
             }
         }
+        answer(batch.answers, from: shared)
+    }
+
+    /// Gives this node's inputs their answers, each in a turn of the replica after what it has applied.
+    private func answer(_ answers: [Batch.Answer], from shared: SharedViewModel) {
         guard let replica = shared.replica else { return }
-        for answer in batch.answers {
-            guard let completion = shared.inputs.removeValue(forKey: answer.input) else { continue }
+        for answer in answers {
+            guard let request = answer.request, let completion = shared.inputs.removeValue(forKey: request) else { continue }
             if let code = answer.code {
                 completion(.failure(BinderyError(BinderyError.Code(rawValue: code), answer.message ?? "")))
             } else {
@@ -287,33 +302,37 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
     /// An input to the shared session, from this node: appended for the owner, answered once the owner's answer is committed.
     private func send(_ input: String, _ payload: Data, to shared: SharedViewModel, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
         let topic = Self.inputs(shared.name)
+        let request = UUID().uuidString
         let body: Data
         do {
-            body = try JSONEncoder().encode(["input": input, "payload": payload.base64EncodedString()])
+            body = try JSONEncoder().encode(["input": input, "payload": payload.base64EncodedString(), "request": request])
         } catch {
             return completion(.failure(BinderyError(.invalidPayload, "\(error)")))
         }
-        database.async { [self] connection in
-            let appended = Result { () throws -> Int64 in
-                let db = try connection.get()
-                return try db.transaction { db in
-                    let offset = try ChangeLog.lock(topic, in: db)
-                    try changes.append(body, to: topic, at: offset, in: db)
-                    return offset
-                }
+        // The waiter first: the owner's answer may come back before the append's own thread goes on.
+        queue.async { [self] in
+            shared.inputs[request] = completion
+            queue.asyncAfter(deadline: .now() + Self.dispatch(answerTimeout)) {
+                shared.inputs.removeValue(forKey: request)?(
+                    .failure(BinderyError(.storeUnavailable, "the shared session's owner did not answer in time; the input may still apply")))
             }
-            switch appended {
-            case .failure(let error):
-                logger.warning("input to a shared session not sent", metadata: ["view_model": "\(shared.name)", "error": "\(error)"])
-                completion(.failure(BinderyError(.storeUnavailable, "the shared session cannot be reached now; try again")))
-            case .success(let offset):
-                // Waiting before the owner can have it, so its answer finds the waiter.
-                queue.async { [self] in
-                    shared.inputs[offset] = completion
-                    queue.asyncAfter(deadline: .now() + Self.dispatch(answerTimeout)) {
-                        shared.inputs.removeValue(forKey: offset)?(
-                            .failure(BinderyError(.storeUnavailable, "the shared session's owner did not answer in time; the input may still apply")))
+            database.async { [self] connection in
+                let appended = Result { () throws -> Int64 in
+                    let db = try connection.get()
+                    return try db.transaction { db in
+                        let offset = try ChangeLog.lock(topic, in: db)
+                        try changes.append(body, to: topic, at: offset, in: db)
+                        return offset
                     }
+                }
+                switch appended {
+                case .failure(let error):
+                    logger.warning("input to a shared session not sent", metadata: ["view_model": "\(shared.name)", "error": "\(error)"])
+                    queue.async {
+                        shared.inputs.removeValue(forKey: request)?(
+                            .failure(BinderyError(.storeUnavailable, "the shared session cannot be reached now; try again")))
+                    }
+                case .success(let offset):
                     changes.committed(body, to: topic, at: offset)
                 }
             }
@@ -437,16 +456,16 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
     private func applyInput(_ offset: Int64, _ payload: Data, to shared: SharedViewModel, owner: Owner) {
         guard shared.owner === owner, offset > owner.inputsApplied else { return }
         owner.inputsApplied = offset
-        guard let body = try? JSONDecoder().decode([String: String].self, from: payload), let input = body["input"],
-            let data = body["payload"].flatMap({ Data(base64Encoded: $0) })
-        else {
-            owner.answers.append((offset, .failure(BinderyError(.invalidPayload, "the input could not be read"))))
+        let body = try? JSONDecoder().decode([String: String].self, from: payload)
+        guard let body, let input = body["input"], let data = body["payload"].flatMap({ Data(base64Encoded: $0) }) else {
+            owner.answers.append((offset, body?["request"], .failure(BinderyError(.invalidPayload, "the input could not be read"))))
             return flush(shared)
         }
+        let request = body["request"]
         owner.session.send(input: input, payload: data) { [self] result in
             queue.async { [self] in
                 guard shared.owner === owner else { return }
-                owner.answers.append((offset, result.map(\.lastEventID)))
+                owner.answers.append((offset, request, result.map(\.lastEventID)))
                 flush(shared)
             }
         }
@@ -484,8 +503,9 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
                     lastEventID: lastEventID,
                     answers: answers.map { answer in
                         switch answer.result {
-                        case .success(let event): Batch.Answer(input: answer.input, event: event, code: nil, message: nil)
-                        case .failure(let error): Batch.Answer(input: answer.input, event: nil, code: error.code.rawValue, message: error.message)
+                        case .success(let event): Batch.Answer(input: answer.input, request: answer.request, event: event, code: nil, message: nil)
+                        case .failure(let error):
+                            Batch.Answer(input: answer.input, request: answer.request, event: nil, code: error.code.rawValue, message: error.message)
                         }
                     })
                 // Inputs are applied in order, each answered: those answered here are all up to the last of them.
