@@ -93,7 +93,8 @@ def raise_open_files():
 class Cluster:
     """`script/cluster up COUNT` in a directory of its own; every limit raised above `streams`."""
 
-    def __init__(self, binary, count, streams):
+    def __init__(self, binary, count, streams, keep=None):
+        self.keep = keep
         self.directory = tempfile.mkdtemp(prefix="bench-cluster-")
         # PostgreSQL runs as its own user when we are root: let it into the directory.
         os.chmod(self.directory, 0o755)
@@ -162,6 +163,13 @@ class Cluster:
             if result.returncode != 0:
                 print(f"script/cluster down failed: {result.stderr[-1000:]}", file=sys.stderr)
             self.up = False
+        if self.keep:
+            os.makedirs(self.keep, exist_ok=True)
+            for name in sorted(os.listdir(self.directory)) + ["nginx/access.log", "nginx/error.log"]:
+                if name.endswith(".log") or name.endswith(".out"):
+                    source = os.path.join(self.directory, name)
+                    if os.path.isfile(source):
+                        shutil.copy(source, os.path.join(self.keep, name.replace("/", "-")))
         postgres_home = getattr(self, "postgres_home", None)
         if postgres_home and not postgres_home.startswith(self.directory):
             shutil.rmtree(postgres_home, ignore_errors=True)
@@ -209,6 +217,7 @@ class Stream(asyncio.Protocol):
 
     def data_received(self, data):
         now = time.monotonic()
+        self.reader.reads += 1
         if self.status is None:
             self.head += data
             end = self.head.find(b"\r\n\r\n")
@@ -289,6 +298,7 @@ class Reader:
         self.deadline = time.monotonic() + lifetime
         self.streams = []
         self.events = 0
+        self.reads = 0
         self.ready = 0
         self.failures = []
         self.ends = []
@@ -345,6 +355,8 @@ class Reader:
                 await asyncio.sleep(0.1)
 
     def command(self):
+        if self.done.done():
+            return
         try:
             if not self.pipe.poll():
                 return
@@ -354,7 +366,7 @@ class Reader:
             return
         if message == "count":
             self.pipe.send((sum(1 for s in self.streams if s.warm >= WARM_NOTES), len(self.seqs),
-                            len(self.ends), self.events))
+                            len(self.ends), self.events, self.reads))
         elif message == "finish":
             for stream in self.streams:
                 stream.closing = True
@@ -508,7 +520,7 @@ async def post_inputs(port, board, seconds):
                 if status == 200:
                     latencies.append(time.monotonic() - started)
                 else:
-                    failures.append(f"HTTP {status}")
+                    failures.append(f"HTTP {status} after {time.monotonic() - started:.1f} s")
                 sent += 1
         finally:
             client.close()
@@ -542,7 +554,10 @@ def wait_until(pipes, condition, seconds):
 def measure(name, binary, nodes, through_proxy, arguments):
     """One setup, from `up` to `down`: a dictionary of what was measured."""
     result = {"name": name}
-    cluster = Cluster(binary, nodes, arguments.streams)
+    keep = None
+    if arguments.keep_logs:
+        keep = os.path.join(arguments.keep_logs, f"{arguments.round}-{nodes}-node{'s' if nodes > 1 else ''}")
+    cluster = Cluster(binary, nodes, arguments.streams, keep)
     readers, pipes = [], []
     try:
         port = cluster.proxy_port if through_proxy else cluster.nodes[0][1]
@@ -571,7 +586,7 @@ def measure(name, binary, nodes, through_proxy, arguments):
 
         # Warm-up: every stream has had a note through every node's replica before the clock starts.
         asyncio.run(publish(port, board, [f"warm {k}" for k in range(WARM_NOTES)], arguments.rate, {}, []))
-        wait_until(pipes, lambda counts: counts[0] >= opened, 30)
+        warm = wait_until(pipes, lambda counts: counts[0] >= opened, 30)
 
         delivered_before = sum(value or 0 for value in cluster.node_metric("bindery_events_delivered_total"))
         cpu_before, client_before = cluster.cpu(), [cpu_seconds(process.pid) for process in readers]
@@ -617,7 +632,8 @@ def measure(name, binary, nodes, through_proxy, arguments):
             "p99": percentile(latencies, 0.99), "max": latencies[-1] if latencies else float("nan"),
             "window": elapsed, "cpu": {key: cpu_after[key] - cpu_before[key] for key in cpu_before},
             "readers_cpu": [after - before for before, after in zip(client_before, client_after)],
-            "driver_cpu": own, "count_at_end": counts,
+            "driver_cpu": own, "window_events": counts[3] - warm[3], "window_reads": counts[4] - warm[4],
+            "publish_max": max(latency for _, latency in statuses),
         })
         for process in readers:
             process.join(10)
@@ -631,6 +647,7 @@ def measure(name, binary, nodes, through_proxy, arguments):
         result.update({
             "inputs": len(latencies), "inputs_per_second": len(latencies) / elapsed,
             "input_p50": percentile(latencies, 0.5), "input_p99": percentile(latencies, 0.99),
+            "input_max": latencies[-1] if latencies else float("nan"),
             "input_failures": failures,
             "input_cpu": {key: cpu_after[key] - cpu_before[key] for key in cpu_before},
         })
@@ -657,7 +674,8 @@ def report(result, arguments):
         print(f"    stream {index} did not open: {reason}")
     print(f"  notes: {result['delivered']} of {result['expected']} (stream, note) pairs delivered, "
           f"{result['missing']} missing, {result['duplicates']} duplicates; {result['events']} events read, "
-          f"nodes wrote {result['server_events']:.0f}; publish POST p50 {ms(result['publish_p50'])} ms"
+          f"nodes wrote {result['server_events']:.0f}, which came in {result['window_reads']} reads; "
+          f"publish POST p50 {ms(result['publish_p50'])}, max {ms(result['publish_max'])} ms"
           + (f", {len(result['publish_failures'])} failed: {result['publish_failures'][:3]}"
              if result["publish_failures"] else ""))
     if result["ends"]:
@@ -683,7 +701,8 @@ def report(result, arguments):
     input_cpu = result["input_cpu"]
     inputs = max(result["inputs"], 1)
     print(f"  inputs ({INPUT_CLIENTS} keep-alive clients, {arguments.input_seconds:g} s, no streams): "
-          f"{result['inputs_per_second']:.0f}/s, POST p50 {ms(result['input_p50'])} ms, p99 {ms(result['input_p99'])} ms; "
+          f"{result['inputs_per_second']:.0f}/s, POST p50 {ms(result['input_p50'])}, p99 {ms(result['input_p99'])}, "
+          f"max {ms(result['input_max'])} ms; "
           f"CPU per input: nodes {input_cpu['nodes'] / inputs * 1e6:.0f} µs, nginx {input_cpu['nginx'] / inputs * 1e6:.0f} µs, "
           f"PostgreSQL {input_cpu['postgres'] / inputs * 1e6:.0f} µs"
           + (f"; {len(result['input_failures'])} failed: {result['input_failures'][:3]}" if result["input_failures"] else ""))
@@ -713,6 +732,7 @@ def main():
     parser.add_argument("--input-seconds", type=float, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--readers", type=int, default=2, help="client processes sharing the streams")
+    parser.add_argument("--keep-logs", metavar="DIR", help="copies each setup's node and nginx logs here")
     arguments = parser.parse_args()
     if min(arguments.streams, arguments.notes, arguments.readers, arguments.rounds) < 1 or arguments.rate <= 0:
         parser.error("streams, notes, readers, rounds and rate must be positive")
@@ -733,6 +753,7 @@ def main():
         measured = {}
         for name, nodes, through_proxy in order:
             print(f"round {round_ + 1}, {name}:", flush=True)
+            arguments.round = round_ + 1
             measured[nodes] = measure(name, binary, nodes, through_proxy, arguments)
             report(measured[nodes], arguments)
             sys.stdout.flush()
