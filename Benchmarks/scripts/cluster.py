@@ -2,14 +2,15 @@
 """Three nodes behind nginx against one node reached directly, in one run (issue 25).
 
 Usage: Benchmarks/scripts/cluster.py [--binary BINDERY] [--streams N] [--notes M] [--rate R/s]
-           [--input-seconds S] [--rounds R] [--readers K]
+           [--input-seconds S] [--rounds R] [--readers K] [--per-node] [--keep-logs DIR]
 
 Each setup is a cluster of its own (script/cluster up, in a temporary directory,
 PostgreSQL included, stopped with script/cluster down):
   one node   `up 1`, every request to the node's own port (nginx idles);
   3 nodes    `up 3`, every request through nginx, each stream with a
              `bindery_browser` cookie of its own, so nginx spreads them.
-The same load on each: N streams of the one shared `board`; M notes posted
+The same load on each (with --per-node, the one node a third of the streams,
+as each of the three carries): N streams of the one shared `board`; M notes posted
 at R a second (each timestamped just before it is sent); every stream
 records when each note's `posted` event arrives. Then the streams close and
 8 keep-alive clients post notes for S seconds. Printed per setup: publish →
@@ -557,13 +558,16 @@ def measure(name, binary, nodes, through_proxy, arguments):
     keep = None
     if arguments.keep_logs:
         keep = os.path.join(arguments.keep_logs, f"{arguments.round}-{nodes}-node{'s' if nodes > 1 else ''}")
-    cluster = Cluster(binary, nodes, arguments.streams, keep)
+    # --per-node: the one node carries what each of the three does (the issue's "same load per node").
+    streams = arguments.streams // 3 if arguments.per_node and nodes == 1 else arguments.streams
+    result["streams"] = streams
+    cluster = Cluster(binary, nodes, streams, keep)
     readers, pipes = [], []
     try:
         port = cluster.proxy_port if through_proxy else cluster.nodes[0][1]
         board = asyncio.run(create_board(port))
         path = f"/api/board/{board}/events"
-        targets = [(index, browser_cookie()) for index in range(arguments.streams)]
+        targets = [(index, browser_cookie()) for index in range(streams)]
         context = multiprocessing.get_context("fork")
         # Readers stop by themselves after this, whatever happens here.
         lifetime = 600 + arguments.notes / arguments.rate + arguments.input_seconds
@@ -668,7 +672,7 @@ def report(result, arguments):
     servers = sum(cpu.values())
     delivered = max(result["delivered"], 1)
     per = lambda seconds: seconds / delivered * 1e6
-    print(f"  streams: {result['opened']} of {arguments.streams} open; per node "
+    print(f"  streams: {result['opened']} of {result['streams']} open; per node "
           f"{', '.join(map(str, result['per_node']))} (after the notes: {', '.join(map(str, result['per_node_after']))})")
     for index, reason in result["open_failures"][:5]:
         print(f"    stream {index} did not open: {reason}")
@@ -732,6 +736,8 @@ def main():
     parser.add_argument("--input-seconds", type=float, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--readers", type=int, default=2, help="client processes sharing the streams")
+    parser.add_argument("--per-node", action="store_true",
+                        help="the one node gets a third of the streams: the same load per node as each of the three")
     parser.add_argument("--keep-logs", metavar="DIR", help="copies each setup's node and nginx logs here")
     arguments = parser.parse_args()
     if min(arguments.streams, arguments.notes, arguments.readers, arguments.rounds) < 1 or arguments.rate <= 0:
@@ -744,7 +750,7 @@ def main():
     if files < 2 * arguments.streams + 2048:
         parser.error(f"the open-file limit ({files}) is too low for {arguments.streams} streams through nginx")
     setups = [("one node, direct", 1, False), ("3 nodes, nginx", 3, True)]
-    print(f"{arguments.streams} streams on one shared board, {arguments.notes} notes at {arguments.rate:g}/s, "
+    print(f"{arguments.streams} streams{' (the one node a third of them)' if arguments.per_node else ''} on one shared board, {arguments.notes} notes at {arguments.rate:g}/s, "
           f"{arguments.readers} reader processes; {os.cpu_count()} cores shared by the client, the nodes, nginx "
           f"and PostgreSQL: only the ratios within this run mean anything", flush=True)
     results = []
