@@ -106,8 +106,8 @@ class Cluster:
             "BINDERY_CLUSTER_NGINX_CONNECTIONS": str(2 * streams + 1024),
             "BINDERY_MAX_STREAMS": room, "BINDERY_MAX_STREAMS_PER_SESSION": room,
             "BINDERY_MAX_CONNECTIONS": room, "BINDERY_MAX_CONNECTIONS_PER_CLIENT": room,
-            # Request lines off, as in the other benchmarks: both setups log the same.
-            "BINDERY_LOG_LEVEL": "notice",
+            # Request lines off, as in the other benchmarks (both setups log the same), unless asked for.
+            "BINDERY_LOG_LEVEL": os.environ.get("BINDERY_LOG_LEVEL", "notice"),
         })
         self.up = False
         try:
