@@ -2,8 +2,7 @@
 """Three nodes behind nginx against one node reached directly, in one run (issue 25).
 
 Usage: Benchmarks/scripts/cluster.py [--binary BINDERY] [--streams N] [--notes M] [--rate R/s]
-           [--input-seconds S] [--rounds R] [--readers K] [--per-node] [--no-warm-up]
-           [--keep-logs DIR]
+           [--input-seconds S] [--rounds R] [--readers K] [--per-node] [--keep-logs DIR]
 
 Each setup is a cluster of its own (script/cluster up, in a temporary directory,
 PostgreSQL included, stopped with script/cluster down):
@@ -739,7 +738,6 @@ def main():
     parser.add_argument("--readers", type=int, default=2, help="client processes sharing the streams")
     parser.add_argument("--per-node", action="store_true",
                         help="the one node gets a third of the streams: the same load per node as each of the three")
-    parser.add_argument("--no-warm-up", action="store_true", help="no uncounted setup before the first round")
     parser.add_argument("--keep-logs", metavar="DIR", help="copies each setup's node and nginx logs here")
     arguments = parser.parse_args()
     if min(arguments.streams, arguments.notes, arguments.readers, arguments.rounds) < 1 or arguments.rate <= 0:
@@ -755,14 +753,6 @@ def main():
     print(f"{arguments.streams} streams{' (the one node a third of them)' if arguments.per_node else ''} on one shared board, {arguments.notes} notes at {arguments.rate:g}/s, "
           f"{arguments.readers} reader processes; {os.cpu_count()} cores shared by the client, the nodes, nginx "
           f"and PostgreSQL: only the ratios within this run mean anything", flush=True)
-    # The first setup of a run was the slowest in every trial (its client at up to twice the CPU per
-    # note, its latencies up to several times): a short setup first, not counted, takes that.
-    if not arguments.no_warm_up:
-        print("warm-up (not counted): one node, direct, a tenth of the streams", flush=True)
-        warm_up = argparse.Namespace(**vars(arguments))
-        warm_up.streams, warm_up.notes, warm_up.input_seconds, warm_up.keep_logs, warm_up.per_node = (
-            max(1, arguments.streams // 10), 10, 1, None, False)
-        measure("warm-up", binary, 1, False, warm_up)
     results = []
     for round_ in range(arguments.rounds):
         order = setups if round_ % 2 == 0 else setups[::-1]
