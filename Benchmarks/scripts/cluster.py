@@ -27,6 +27,7 @@ import argparse
 import array
 import asyncio
 import base64
+import http.client
 import json
 import multiprocessing
 import os
@@ -178,7 +179,6 @@ class Cluster:
 
 
 def http_get(port, path):
-    import http.client
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         connection.request("GET", path)
@@ -349,7 +349,7 @@ class Reader:
                 self.failures.append((index, f"connect: {error!r}"))
                 self.settled()
                 return
-            # At most 64 streams opening at once per reader: a node or nginx is not flooded with connects.
+            # Held until its first event (30 s at most): at most 64 streams opening at once per reader.
             for _ in range(300):
                 if stream.ready or stream.status not in (None, 200) or stream.closing or stream.transport.is_closing():
                     break
