@@ -89,6 +89,21 @@ def test_messages_send_with_loading_state_and_errors(server, browser):
     wait(browser, lambda b: texts(b, "#messages li") == ["Hello from Chromium", "Second"])
 
 
+def test_board_is_one_for_everyone_posted_from_the_page_or_curl(server, browser):
+    open_page(browser, server.url + "/board.html")
+    before = int(text(browser, "#count"))
+    field = browser.find_element(By.ID, "note")
+    field.send_keys("from the page", Keys.ENTER)
+    wait(browser, lambda b: "from the page" in texts(b, "#notes li"))
+    wait(browser, lambda b: field.get_attribute("value") == "")
+    # The same board for a script: its session is the page's, and its post shows on the page live.
+    board = requests.post(server.api("/board"), timeout=5).json()
+    assert board["id"] == browser.execute_script("return window.bindery.sessionId")
+    assert requests.post(server.api(f"/board/{board['id']}/inputs/post"), json="from curl", timeout=5).status_code == 200
+    wait(browser, lambda b: texts(b, "#notes li")[-2:] == ["from the page", "from curl"])
+    assert int(text(browser, "#count")) == min(before + 2, 100)
+
+
 def test_currency_lists_rates_and_opens_a_detail(server, browser):
     open_page(browser, server.url + "/currency.html")
     wait(browser, lambda b: len(texts(b, "[data-list='currencies'] tr")) == 15)
