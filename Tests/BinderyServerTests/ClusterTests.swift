@@ -327,11 +327,14 @@ final class ClusterTests: XCTestCase {
         let afterKill = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
             if writer == 3 {
-                usleep(700_000)
+                // Once notes went through the owner's node, it dies; the writers stop once
+                // notes went through after a new owner took over (the lease runs 2 s here).
+                let deadline = Date() + 20
+                func waitFor(_ condition: () -> Bool) { while !condition(), Date() < deadline { usleep(10_000) } }
+                waitFor { acknowledged.withLock { $0.filter { $0.hasPrefix("w0-") }.count } >= 3 }
                 kill(firstPID, SIGKILL)
                 killed.store(true, ordering: .relaxed)
-                // Long enough for a new owner (the lease runs 2 s here) and some posts after it.
-                usleep(4_500_000)
+                waitFor { afterKill.load(ordering: .relaxed) >= 6 }
                 stop.store(true, ordering: .relaxed)
                 return
             }
@@ -348,7 +351,7 @@ final class ClusterTests: XCTestCase {
                 } else if writer == 0 {
                     return  // its node is gone
                 }
-                usleep(150_000)  // spread over the kill and the takeover
+                usleep(50_000)  // a steady stream of posts across the kill and the takeover
             }
         }
         let acked = acknowledged.withLock { $0 }
