@@ -221,6 +221,34 @@ def test_the_edit_screen_saves_and_goes_back_to_the_list(server, browser):
     assert "/todos.html" in browser.current_url
 
 
+def test_a_change_made_elsewhere_touches_only_the_rows_it_names(server, browser):
+    """A keyed list's change redraws the rows it names and no other: a row no
+    change names keeps what was put in its field. (A move names every row whose
+    position it changes: an item's position is part of its value.)"""
+    name = new_list()
+    api = requests.Session()
+    session = api.post(server.api("/todos"), json={"list": name}, timeout=5).json()["id"]
+    inputs = server.api(f"/todos/{session}/inputs")
+    for title in ["a", "b", "c", "d"]:
+        assert api.post(f"{inputs}/add", json=title, timeout=5).status_code == 200
+    open_list(browser, server, name)
+    wait(browser, lambda b: titles(b) == ["a", "b", "c", "d"])
+    ids = {item["title"]: item["id"] for item in api.get(server.api(f"/todos/{session}"), timeout=5).json()["outputs"]["items"]}
+    # What a row shows, changed in the page only: a redraw of the row puts its item's title back.
+    browser.execute_script("""
+        for (const li of document.querySelectorAll('#items > li')) {
+          const field = li.querySelector('[name=title]');
+          if (field.value === 'a' || field.value === 'd') field.value = 'kept ' + field.value;
+        }""")
+    api.post(f"{inputs}/rename", json={"id": ids["b"], "title": "B"}, timeout=5)
+    api.post(f"{inputs}/toggle", json=ids["c"], timeout=5)
+    for title in ["e", "f"]:
+        api.post(f"{inputs}/add", json=title, timeout=5)
+    added = api.get(server.api(f"/todos/{session}"), timeout=5).json()["outputs"]["items"][4]["id"]
+    api.post(f"{inputs}/delete", json=added, timeout=5)
+    wait(browser, lambda b: rows(b) == [["kept a", False], ["B", False], ["c", True], ["kept d", False], ["f", False]])
+
+
 def test_a_list_of_a_thousand_follows_random_changes_made_elsewhere(server, each_transport):
     """The page gets each change of the list (insert, update, remove, move), not the
     list again, and what it shows stays the list the server holds."""

@@ -36,6 +36,8 @@ const RECONNECT_MS = 1000;
  */
 const fromProxy = (response, body) => [502, 503, 504].includes(response.status) && typeof body?.error !== "string";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A list item's key: its `keyField`, else its place in the list. */
+const keyOf = (item, keyField, index) => (item != null && typeof item === "object" && keyField in item ? item[keyField] : index);
 /** A form's submit button. */
 const SUBMIT_BUTTON = "button:not([type]), button[type='submit'], input[type='submit']";
 
@@ -102,6 +104,8 @@ export class Binding extends EventTarget {
   #failures = 0;
   #reachable = new Gate();
   #checking = null;
+  /** The rows `#renderList` and `#changeList` made: bound to their items only. */
+  #rows = new WeakSet();
   #creating = null;
   #draining = false;
   #snapshotId = null;
@@ -397,7 +401,9 @@ export class Binding extends EventTarget {
     if (isChanges(value)) {
       const current = this.values.get(name);
       if (!Array.isArray(current)) return;
-      value = applyChanges(current, value["bindery.changes"]);
+      const changes = value["bindery.changes"];
+      this.#apply(name, applyChanges(current, changes), id, { changes, before: current.length });
+      return;
     }
     this.#apply(name, value, id);
   }
@@ -540,9 +546,16 @@ export class Binding extends EventTarget {
 
   // --- rendering
 
-  // The root and everything inside it, except list templates' contents.
+  // The root and everything inside it but templates and list rows (bound only
+  // to their items): what an output's value may change outside its lists.
   #elements() {
-    return [this.root, ...this.root.querySelectorAll("*")].filter((element) => !element.closest("template"));
+    const elements = [this.root];
+    const walker = document.createTreeWalker(this.root, NodeFilter.SHOW_ELEMENT, {
+      acceptNode: (node) =>
+        node.tagName === "TEMPLATE" || this.#rows.has(node) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+    });
+    while (walker.nextNode()) elements.push(walker.currentNode);
+    return elements;
   }
 
   // Every output some element binds to.
@@ -556,13 +569,17 @@ export class Binding extends EventTarget {
     return names;
   }
 
-  #apply(name, value, id) {
+  // `change` is a keyed list's changes that made `value` of a list `before` items long.
+  #apply(name, value, id, change = null) {
     this.values.set(name, value);
     const matches = (path) => outputOf(path) === name;
     for (const element of this.#elements()) {
       applyBindings(element, "data-", matches, (path) => pick(value, path));
       const list = element.dataset.list;
-      if (list !== undefined && matches(list)) this.#renderList(element, pick(value, list) ?? []);
+      if (list !== undefined && matches(list)) {
+        if (change && list === name) this.#changeList(element, value, change);
+        else this.#renderList(element, pick(value, list) ?? []);
+      }
       if (element.dataset.toast !== undefined && matches(element.dataset.toast)) this.#toast(element, pick(value, element.dataset.toast));
       if (element.dataset.dialog !== undefined && matches(element.dataset.dialog)) this.#dialog(element, pick(value, element.dataset.dialog));
       if (element.dataset.navigate !== undefined && matches(element.dataset.navigate)) this.#navigate(element, pick(value, element.dataset.navigate));
@@ -584,21 +601,11 @@ export class Binding extends EventTarget {
     const seen = new Set();
     let previous = template;
     items.forEach((item, index) => {
-      const rawKey = item != null && typeof item === "object" && keyField in item ? item[keyField] : index;
+      const rawKey = keyOf(item, keyField, index);
       const key = String(rawKey);
       seen.add(key);
-      let entry = rendered.get(key);
-      if (!entry) {
-        const element = template.content.firstElementChild.cloneNode(true);
-        element.dataset.key = key;
-        entry = { element, item };
-        rendered.set(key, entry);
-        this.#wire(element, () => entry.item, rawKey, keyField);
-      }
-      entry.item = item;
-      for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
-        applyBindings(element, "data-item-", () => true, (path) => (path === "." ? item : pick(item, `.${path}`)));
-      }
+      const entry = rendered.get(key) ?? this.#newRow(template, rendered, rawKey, keyField);
+      this.#showRow(entry, item);
       if (previous.nextElementSibling !== entry.element) previous.after(entry.element);
       previous = entry.element;
     });
@@ -607,6 +614,66 @@ export class Binding extends EventTarget {
         entry.element.remove();
         rendered.delete(key);
       }
+    }
+  }
+
+  /**
+   * Applies a keyed list's changes to `container`'s rows, touching only the rows
+   * they name: an add to a list of thousands costs one row. `items` is the list
+   * after them; rows out of step with the list before (never rendered, a key
+   * twice) are rendered whole from `items` instead.
+   */
+  #changeList(container, items, { changes, before }) {
+    const template = container.querySelector(":scope > template");
+    const rendered = this.lists.get(container);
+    if (!template || !rendered || rendered.size !== before) return this.#renderList(container, items);
+    const keyField = container.dataset.key ?? "id";
+    const rows = container.children;
+    const first = Array.prototype.indexOf.call(rows, template) + 1;
+    const rowAt = (index) => rows[first + index] ?? null;
+    for (const change of changes) {
+      if (change.op === "insert") {
+        const rawKey = keyOf(change.item, keyField, change.index);
+        if (rendered.has(String(rawKey))) return this.#renderList(container, items);
+        const entry = this.#newRow(template, rendered, rawKey, keyField);
+        this.#showRow(entry, change.item);
+        container.insertBefore(entry.element, rowAt(change.index));
+      } else if (change.op === "update") {
+        const entry = rendered.get(rowAt(change.index)?.dataset.key);
+        if (!entry || String(keyOf(change.item, keyField, change.index)) !== entry.element.dataset.key) {
+          return this.#renderList(container, items);
+        }
+        this.#showRow(entry, change.item);
+      } else if (change.op === "remove") {
+        const row = rowAt(change.index);
+        if (!row) return this.#renderList(container, items);
+        rendered.delete(row.dataset.key);
+        row.remove();
+      } else if (change.op === "move") {
+        const row = rowAt(change.from);
+        if (!row) return this.#renderList(container, items);
+        row.remove();
+        container.insertBefore(row, rowAt(change.to));
+      }
+    }
+    if (rendered.size !== items.length) this.#renderList(container, items);
+  }
+
+  // A row for `rawKey`, from the list's template, wired to its item.
+  #newRow(template, rendered, rawKey, keyField) {
+    const element = template.content.firstElementChild.cloneNode(true);
+    element.dataset.key = String(rawKey);
+    const entry = { element, item: undefined };
+    rendered.set(element.dataset.key, entry);
+    this.#rows.add(element);
+    this.#wire(element, () => entry.item, rawKey, keyField);
+    return entry;
+  }
+
+  #showRow(entry, item) {
+    entry.item = item;
+    for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
+      applyBindings(element, "data-item-", () => true, (path) => (path === "." ? item : pick(item, `.${path}`)));
     }
   }
 
