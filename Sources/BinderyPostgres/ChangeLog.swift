@@ -64,9 +64,9 @@ public final class ChangeLog: @unchecked Sendable {
         try reader.createSchema(
             "CREATE TABLE IF NOT EXISTS bindery_topic (topic text PRIMARY KEY, last_offset bigint NOT NULL)",
             """
-                CREATE TABLE IF NOT EXISTS bindery_change (topic text NOT NULL, "offset" bigint NOT NULL, payload bytea NOT NULL,
-                    PRIMARY KEY (topic, "offset"))
-                """)
+            CREATE TABLE IF NOT EXISTS bindery_change (topic text NOT NULL, "offset" bigint NOT NULL, payload bytea NOT NULL,
+                PRIMARY KEY (topic, "offset"))
+            """)
     }
 
     /// Hands each notification on `channel` to `handler` (on the listener's
@@ -103,7 +103,10 @@ public final class ChangeLog: @unchecked Sendable {
     /// has committed, and none after it can commit before this transaction ends.
     public static func lock(_ topic: String, in db: PostgresConnection) throws -> Int64 {
         try db.execute("INSERT INTO bindery_topic (topic, last_offset) VALUES ($1, 0) ON CONFLICT (topic) DO NOTHING", [.text(topic)])
-        guard let offset = try db.execute("UPDATE bindery_topic SET last_offset = last_offset + 1 WHERE topic = $1 RETURNING last_offset", [.text(topic)]).first?[0].int
+        guard
+            let offset = try db.execute("UPDATE bindery_topic SET last_offset = last_offset + 1 WHERE topic = $1 RETURNING last_offset", [.text(topic)]).first?[
+                0
+            ].int
         else { throw PostgresError(message: "topic '\(topic)' has no row", sqlState: nil, connectionLost: false) }
         return offset
     }
@@ -116,7 +119,9 @@ public final class ChangeLog: @unchecked Sendable {
     /// The changes of `topic` after `offset`, up to `last` if given, in order
     /// (at most `limit`): the caller checks that the first is `offset + 1`
     /// (older ones may be gone).
-    public static func changes(of topic: String, after offset: Int64, through last: Int64? = nil, limit: Int = 1_000, in db: PostgresConnection) throws -> [(offset: Int64, payload: Data)] {
+    public static func changes(of topic: String, after offset: Int64, through last: Int64? = nil, limit: Int = 1_000, in db: PostgresConnection) throws -> [(
+        offset: Int64, payload: Data
+    )] {
         try db.execute(
             #"SELECT "offset", payload FROM bindery_change WHERE topic = $1 AND "offset" > $2 AND "offset" <= $3 ORDER BY "offset" LIMIT $4"#,
             [.text(topic), .int(offset), .int(last ?? Int64.max), .int(Int64(limit))]
@@ -195,7 +200,9 @@ public final class ChangeLog: @unchecked Sendable {
             }
             for topic in topics {
                 // Read on the delivery queue's latest word; a change delivered meanwhile is dropped as a duplicate.
-                guard let next = deliveries.sync(execute: { followers.withLock { $0[topic] }.flatMap { $0.waitingForResume ? nil : $0.next } }) else { continue }
+                guard let next = deliveries.sync(execute: { followers.withLock { $0[topic] }.flatMap { $0.waitingForResume ? nil : $0.next } }) else {
+                    continue
+                }
                 do {
                     var after = next - 1
                     while true {

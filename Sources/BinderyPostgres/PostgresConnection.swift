@@ -93,7 +93,10 @@ public final class PostgresConnection {
         var formats: [Int32] = []
         for parameter in parameters {
             switch parameter {
-            case .null: buffers.append(nil); lengths.append(0); formats.append(0)
+            case .null:
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
             case .text(let text): append(text)
             case .int(let value): append(String(value))
             case .double(let value): append(String(value))
@@ -206,7 +209,8 @@ public final class PostgresConnection {
         case 18, 19, 25, 1042, 1043: return .text(String(decoding: bytes, as: UTF8.self))
         case 2278: return .null  // void
         default:
-            throw PostgresError(message: "column '\(column)' has a type (oid \(type)) Bindery does not read; cast it to text", sqlState: nil, connectionLost: false)
+            throw PostgresError(
+                message: "column '\(column)' has a type (oid \(type)) Bindery does not read; cast it to text", sqlState: nil, connectionLost: false)
         }
     }
 }

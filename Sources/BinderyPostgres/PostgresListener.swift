@@ -75,7 +75,10 @@ public final class PostgresListener: @unchecked Sendable {
             } catch {
                 backend.store(0, ordering: .relaxed)
                 failures += 1
-                if failures == 1 { logger.warning("listening connection lost; catching up by offset when it is back", metadata: ["channels": "\(channels)", "error": "\(error)"]) }
+                if failures == 1 {
+                    logger.warning(
+                        "listening connection lost; catching up by offset when it is back", metadata: ["channels": "\(channels)", "error": "\(error)"])
+                }
                 // 50 ms doubling to 2 s, so that a restarted server is found soon.
                 let pause = min(2_000, 50 << min(failures, 6))
                 for _ in 0..<(pause / 50) where !stopped.load(ordering: .relaxed) { usleep(50_000) }

@@ -130,10 +130,11 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         try database.createSchema(
             "CREATE TABLE IF NOT EXISTS bindery_lease (view_model text PRIMARY KEY, node text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL)",
             """
-                CREATE TABLE IF NOT EXISTS bindery_shared (view_model text PRIMARY KEY, session_id text NOT NULL, epoch bigint NOT NULL,
-                    last_event_id bigint NOT NULL, inputs_through bigint NOT NULL, state bytea)
-                """,
-            "CREATE TABLE IF NOT EXISTS bindery_shared_value (view_model text NOT NULL, name text NOT NULL, json bytea NOT NULL, PRIMARY KEY (view_model, name))")
+            CREATE TABLE IF NOT EXISTS bindery_shared (view_model text PRIMARY KEY, session_id text NOT NULL, epoch bigint NOT NULL,
+                last_event_id bigint NOT NULL, inputs_through bigint NOT NULL, state bytea)
+            """,
+            "CREATE TABLE IF NOT EXISTS bindery_shared_value (view_model text NOT NULL, name text NOT NULL, json bytea NOT NULL, PRIMARY KEY (view_model, name))"
+        )
         application.hostSharedSessions(self)
     }
 
@@ -266,7 +267,8 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
     private func apply(_ payload: Data, to shared: SharedViewModel) {
         guard let batch = try? JSONDecoder().decode(Batch.self, from: payload) else { return }
         if let seed = batch.seed {
-            seedReplica(shared, session: batch.session, epoch: batch.epoch, values: seed.map { ($0.name, Data($0.json.utf8)) }, lastEventID: batch.seedLastEventID)
+            seedReplica(
+                shared, session: batch.session, epoch: batch.epoch, values: seed.map { ($0.name, Data($0.json.utf8)) }, lastEventID: batch.seedLastEventID)
         } else if shared.replica?.id != batch.session || shared.replicaEpoch != batch.epoch {
             // A change of an owner whose first change this replica has not seen: read it whole, then answer.
             shared.deferredAnswers += batch.answers
@@ -352,9 +354,11 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         if let owner = shared.owner {
             let epoch = owner.epoch
             database.async { [self] connection in
-                let renewed = (try? connection.get().execute(
-                    "UPDATE bindery_lease SET expires_at = now() + make_interval(secs => $4) WHERE view_model = $1 AND node = $2 AND epoch = $3 RETURNING epoch",
-                    [.text(name), .text(node), .int(epoch), .int(seconds)]).isEmpty == false) ?? false
+                let renewed =
+                    (try? connection.get().execute(
+                        "UPDATE bindery_lease SET expires_at = now() + make_interval(secs => $4) WHERE view_model = $1 AND node = $2 AND epoch = $3 RETURNING epoch",
+                        [.text(name), .text(node), .int(epoch), .int(seconds)]
+                    ).isEmpty == false) ?? false
                 if !renewed { queue.async { [self] in stopOwning(shared, epoch: epoch, why: "its lease was not renewed") } }
             }
             return
@@ -492,7 +496,9 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
                 let batch = Batch(
                     session: owner.session.id, epoch: owner.epoch,
                     seed: seed.map { snapshot in
-                        snapshot.outputs.map { Batch.Event(id: snapshot.lastEventID, name: $0.name, signal: false, json: String(decoding: $0.json, as: UTF8.self), whole: nil) }
+                        snapshot.outputs.map {
+                            Batch.Event(id: snapshot.lastEventID, name: $0.name, signal: false, json: String(decoding: $0.json, as: UTF8.self), whole: nil)
+                        }
                     },
                     seedLastEventID: seed?.lastEventID ?? 0,
                     events: events.map {
@@ -543,7 +549,10 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
                         ON CONFLICT (view_model) DO UPDATE SET session_id = EXCLUDED.session_id, epoch = EXCLUDED.epoch,
                             last_event_id = EXCLUDED.last_event_id, inputs_through = EXCLUDED.inputs_through, state = EXCLUDED.state
                         """,
-                        [.text(name), .text(batch.session), .int(owner.epoch), .int(Int64(bitPattern: batch.lastEventID)), .int(inputsThrough), state.map(PostgresValue.bytes) ?? .null])
+                        [
+                            .text(name), .text(batch.session), .int(owner.epoch), .int(Int64(bitPattern: batch.lastEventID)), .int(inputsThrough),
+                            state.map(PostgresValue.bytes) ?? .null,
+                        ])
                     if batch.seed != nil { try db.execute("DELETE FROM bindery_shared_value WHERE view_model = $1", [.text(name)]) }
                     for event in (batch.seed ?? []) + batch.events where !event.signal {
                         try db.execute(
