@@ -36,6 +36,13 @@ struct CompareBench: ParsableCommand {
     @Option(help: "A previous bindery executable: the inputs scenario also runs against `PATH serve --port 0`.")
     var baselineBinary: String?
 
+    @Option(
+        help: """
+            The Hummingbird peer (Benchmarks/HummingbirdPeer, built in release): the inputs scenario also runs \
+            against `PATH --port 0`, the same routes and ViewModel on Hummingbird 2's defaults.
+            """)
+    var peerBinary: String?
+
     @Option(help: "libmicrohttpd worker threads of Bindery (default: serve's default).")
     var threads: UInt32?
 
@@ -57,6 +64,9 @@ struct CompareBench: ParsableCommand {
         }
         if let baselineBinary, !FileManager.default.isExecutableFile(atPath: baselineBinary) {
             throw ValidationError("--baseline-binary \(baselineBinary) is not an executable")
+        }
+        if let peerBinary, !FileManager.default.isExecutableFile(atPath: peerBinary) {
+            throw ValidationError("--peer-binary \(peerBinary) is not an executable")
         }
         let known: Set<String> = ["streams", "idle", "inputs"]
         guard Set(scenarioList).isSubset(of: known), !scenarioList.isEmpty else {
@@ -117,6 +127,7 @@ struct CompareBench: ParsableCommand {
         print("floor:    \(floor)")
         print("load:     \(load)")
         if let baselineBinary { print("baseline: \(baselineBinary)") }
+        if let peerBinary { print("peer:     \(peerBinary)") }
         print("logs:     \(logs.path) (each child's stderr)")
         print(
             "windows:  \(Self.format(settings.seconds)) s (idle: \(Self.format(settings.idleSeconds)) s) measured after \(Self.format(settings.warmup)) s of warm-up; CPU from /proc over the window"
@@ -126,7 +137,7 @@ struct CompareBench: ParsableCommand {
 
         let runner = Runner(
             settings: settings, bindery: bindery, benchTool: executable.path, floor: floor, load: load,
-            baseline: baselineBinary, pinning: pinning, logs: logs)
+            baseline: baselineBinary, peer: peerBinary, pinning: pinning, logs: logs)
         if scenarioList.contains("streams") {
             for count in settings.streamCounts { runner.ticking(streams: count) }
         }
@@ -246,17 +257,23 @@ final class Runner {
     let floor: String
     let load: String
     let baseline: String?
+    /// The Hummingbird peer's executable.
+    let peer: String?
     let pinning: Pinning
     let logs: URL
     private var runs = 0
 
-    init(settings: Settings, bindery: String, benchTool: String, floor: String, load: String, baseline: String?, pinning: Pinning, logs: URL) {
+    init(
+        settings: Settings, bindery: String, benchTool: String, floor: String, load: String, baseline: String?, peer: String?, pinning: Pinning,
+        logs: URL
+    ) {
         self.benchTool = benchTool
         self.settings = settings
         self.bindery = bindery
         self.floor = floor
         self.load = load
         self.baseline = baseline
+        self.peer = peer
         self.pinning = pinning
         self.logs = logs
     }
@@ -374,8 +391,13 @@ final class Runner {
         ]
         if let baseline {
             columns.append("baseline")
-            ratios.append(("Bindery ÷ baseline", 1, 2))
+            ratios.append(("Bindery ÷ baseline", 1, runs.count))
             runs.append(measureInputs(name: "baseline-inputs", executable: baseline, arguments: ["serve", "--port", "0"]))
+        }
+        if let peer {
+            columns.append("Hummingbird")
+            ratios.append(("Bindery ÷ Hummingbird", 1, runs.count))
+            runs.append(measureInputs(name: "hummingbird-inputs", executable: peer, arguments: ["--port", "0"]))
         }
         func figure(_ key: String, _ decimals: Int) -> [Cell] { runs.map { Cell($0.measurement.number(key), decimals) } }
         let rows = [
@@ -404,7 +426,7 @@ final class Runner {
             Row("server threads (max in window)", runs.map { Cell($0.measurement.maxThreads.map(Double.init), 0) }),
         ]
         var notes = Self.notes(["floor": runs[0], "Bindery": runs[1]])
-        if runs.count > 2 { notes += Self.notes(["baseline": runs[2]]) }
+        for (index, column) in columns.enumerated().dropFirst(2) { notes += Self.notes([column: runs[index]]) }
         Table(
             title: "Inputs: \(c) keep-alive connections, each POST /api/simple then POST /api/simple/<sid>/inputs/buttonTap in a closed loop",
             columns: columns, ratios: ratios, rows: rows, notes: notes
