@@ -605,7 +605,8 @@ extension Application {
         let changes = try ChangeLog(url: url, logger: logger)
         if keepingSessions { try keepSessions(inPostgres: url, node: node, listeningWith: changes) }
         let shared = try PostgresSharedSessions(
-            url: url, node: node, changes: changes, application: self, logger: logger, leaseTime: configuration.sharedSessionLease)
+            url: url, node: node, changes: changes, application: self, logger: logger, leaseTime: configuration.sharedSessionLease,
+            answerTimeout: configuration.sharedSessionAnswerTimeout)
         changes.start()
         shared.start()
         return changes

@@ -252,12 +252,13 @@ final class ClusterTests: XCTestCase {
     /// The example board's limit (`BoardViewModel.maxNotes`): the tests post fewer, so that none is let go.
     private enum BoardLimit { static let notes = 100 }
 
-    private func node(logging level: String) throws -> ServerProcess {
+    private func node(logging level: String, lease: Int = 2, answerTimeout: Int = 15) throws -> ServerProcess {
         try ServerProcess(
             ServerProcess.binderyExecutable,
             arguments: [
                 "serve", "--port", "0", "--database", database, "--log-level", level,
-                "--public-directory", TestServer.publicDirectory.path, "--shared-lease", "2",
+                "--public-directory", TestServer.publicDirectory.path, "--shared-lease", "\(lease)",
+                "--shared-answer-timeout", "\(answerTimeout)",
             ])
     }
 
@@ -393,6 +394,27 @@ final class ClusterTests: XCTestCase {
         XCTAssertEqual(try notes(second, board), expected)
         let epochs = try PostgresConnection(url: database).execute("SELECT epoch FROM bindery_lease WHERE view_model = 'board'").first?[0].int
         XCTAssertEqual(epochs, 2)
+    }
+
+    func testAnInputNoOwnerAnswersIsRefusedAtTheAnswerTimeoutAndAppliesLater() throws {
+        // A lease longer than the test: while the owner is paused no node takes over.
+        let first = try node(logging: "info", lease: 30, answerTimeout: 1)
+        let board = try self.board(first)
+        let second = try node(logging: "info", lease: 30, answerTimeout: 1)
+        XCTAssertEqual(try self.board(second), board)
+        XCTAssertEqual(try HTTPClient(port: second.port).post("/api/board/\(board)/inputs/post", json: #""answered""#).status, 200)
+        first.send(SIGSTOP)
+        let sent = Date()
+        let refused = try HTTPClient(port: second.port).post("/api/board/\(board)/inputs/post", json: #""unanswered""#)
+        let waited = Date().timeIntervalSince(sent)
+        first.send(SIGCONT)
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertEqual(try refused.json()["error"] as? String, "store_unavailable", refused.text)
+        XCTAssertGreaterThanOrEqual(waited, 1, "answered before --shared-answer-timeout")
+        XCTAssertLessThan(waited, 10, "the wait is the answer timeout's, not the lease's")
+        // The input stayed in the log: the owner, woken, applies it, and every node shows it.
+        XCTAssertEqual(try eventually(first, board, ["answered", "unanswered"]), ["answered", "unanswered"])
+        XCTAssertEqual(try eventually(second, board, ["answered", "unanswered"]), ["answered", "unanswered"])
     }
 
     func testAnOwnerWhoseLeaseRanOutCannotCommitWhatItDoesNext() throws {

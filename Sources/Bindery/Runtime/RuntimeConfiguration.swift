@@ -29,6 +29,12 @@ public struct RuntimeConfiguration: Sendable {
     /// without being renewed (every second): how soon another node takes over
     /// from one that died, paused or lost its database.
     public var sharedSessionLease: Duration = .seconds(5)
+    /// In a cluster, how long an input to a shared ViewModel waits for its
+    /// owner's committed answer (or a request for its replica to be ready)
+    /// before it is answered 503 `store_unavailable`: while no node owns it,
+    /// from an owner's death until the lease runs out, and longer if no node
+    /// can reach the database. The input may still apply later.
+    public var sharedSessionAnswerTimeout: Duration = .seconds(15)
     /// Most sessions the store keeps; beyond, those seen least recently are deleted.
     public var maxStoredSessions = 1_000_000
     /// The threads sessions run on: shared by every session, bounded whatever the load.

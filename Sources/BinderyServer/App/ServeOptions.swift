@@ -223,6 +223,11 @@ public enum ServeOptions {
             get: { "\($0.runtime.sharedSessionLease.components.seconds)" }
         ) { $0.runtime.sharedSessionLease = .seconds(try number($1, in: 2...600) as Int) },
         value(
+            "shared-answer-timeout", "<seconds>",
+            "In a cluster, seconds an input to a shared ViewModel waits for its owner's answer before a 503 (it may still apply).",
+            get: { "\($0.runtime.sharedSessionAnswerTimeout.components.seconds)" }
+        ) { $0.runtime.sharedSessionAnswerTimeout = .seconds(try number($1, in: 1...600) as Int) },
+        value(
             "stored-session-lifetime", "<seconds>", "Seconds a stored session is kept after it was last asked for or streamed from.",
             get: { "\($0.runtime.storedSessionLifetime.components.seconds)" }
         ) { $0.runtime.storedSessionLifetime = .seconds(try number($1, in: 1...31_536_000) as Int) },
