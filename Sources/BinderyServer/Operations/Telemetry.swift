@@ -82,19 +82,20 @@ final class Telemetry: Sendable {
     /// (an input's latency too).
     func responded(method: String, route: RouteLabel, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
-        if let factory {
-            let counter = byStatus.withLock { counters in
-                if let counter = counters[status] { return counter }
-                let counter = Counter(label: "bindery_http_responses_total", dimensions: [("status", String(status))], factory: factory)
-                counters[status] = counter
-                return counter
-            }
-            counter.increment()
-        }
-        if let factory, method == "POST", let viewModel = route.inputViewModel,
+        // `registry`, not `factory`, says whether metrics are on: unwrapping the
+        // factory copies a struct of references, retained and released per response.
+        guard registry != nil else { return log(method: method, route: route, status: status, elapsed: elapsed) }
+        byStatus.withLock { counters -> CoreMetrics.Counter? in
+            if let counter = counters[status] { return counter }
+            guard let factory else { return nil }
+            let counter = Counter(label: "bindery_http_responses_total", dimensions: [("status", String(status))], factory: factory)
+            counters[status] = counter
+            return counter
+        }?.increment()
+        if method == "POST", let viewModel = route.inputViewModel,
             let instruments = inputs.withLock({ table -> (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)? in
                 if let found = table[viewModel] { return found }
-                guard isRegistered(viewModel) else { return nil }
+                guard isRegistered(viewModel), let factory else { return nil }
                 let made = (
                     Counter(label: "bindery_inputs_total", dimensions: [("view_model", viewModel)], factory: factory),
                     CoreMetrics.Timer(label: "bindery_input_duration_seconds", dimensions: [("view_model", viewModel)], factory: factory)
@@ -106,6 +107,11 @@ final class Telemetry: Sendable {
             instruments.count.increment()
             instruments.latency.recordNanoseconds(elapsed.nanoseconds)
         }
+        log(method: method, route: route, status: status, elapsed: elapsed)
+    }
+
+    /// The request's log line, at info level.
+    private func log(method: String, route: RouteLabel, status: Int, elapsed: Duration) {
         guard logger.logLevel <= .info else { return }
         let hundredths = elapsed.nanoseconds / 10_000
         let fraction = hundredths % 100
