@@ -56,3 +56,77 @@ final class InputTurnTests: XCTestCase {
         XCTAssertEqual(items.compactMap { if case .event(let event) = $0 { event.name } else { nil } }, ["count", "label"])
     }
 }
+
+/// Work an input started holds its answer (`AnswerHold`): the answer comes
+/// after the release, with what the work emitted, and the session serves
+/// other requests meanwhile.
+final class AnswerHoldTests: XCTestCase {
+    /// An input that starts work elsewhere; the test finishes it.
+    final class Started {
+        let start = PublishRelay<Int>()
+        let done: Driver<Int>
+        init(finished: BehaviorRelay<Int>, holds: Locked<[AnswerHold?]>) {
+            done = finished.asDriver()
+            start.subscribe(onNext: { count in
+                holds.withLock { $0 += (0..<count).map { _ in AnswerHold.take() } }
+            }).disposed(by: bag)
+        }
+        private let bag = DisposeBag()
+    }
+
+    private var application: Application!
+    private let finished = BehaviorRelay(value: 0)
+    private let holds = Locked<[AnswerHold?]>([])
+
+    override func setUp() {
+        application = Application()
+        application.register("started") { [finished, holds] _ in Started(finished: finished, holds: holds) }
+    }
+
+    override func tearDown() { application.stop() }
+
+    /// Sends `start` with `count` holds; the answer's `done` once it comes.
+    private func start(_ session: Session, holding count: Int) -> (answered: XCTestExpectation, done: Locked<String?>) {
+        let answered = expectation(description: "answered")
+        let done = Locked<String?>(nil)
+        session.send(input: "start", payload: Data("\(count)".utf8)) { result in
+            done.withLock { $0 = (try? result.get()).flatMap { $0.outputs.first { $0.0 == "done" }.map { String(decoding: $0.1, as: UTF8.self) } } }
+            answered.fulfill()
+        }
+        return (answered, done)
+    }
+
+    func testTheAnswerWaitsForEveryReleaseAndShowsWhatTheWorkEmitted() async throws {
+        let session = try await application.createSession("started")
+        let (answered, done) = start(session, holding: 2)
+        _ = try await session.snapshot()  // a later turn: served while the input is held
+        XCTAssertEqual(holds.withLock { $0.count }, 2)
+        XCTAssertNil(done.withLock { $0 }, "not answered while held")
+
+        // The work finishes on another thread: its output, then the releases.
+        finished.accept(7)
+        holds.withLock { $0[0]?.release() }
+        holds.withLock { $0[0]?.release() }  // a second release of one hold is nothing
+        _ = try await session.snapshot()
+        XCTAssertNil(done.withLock { $0 }, "one hold is still on")
+        holds.withLock { $0[1]?.release() }
+        await fulfillment(of: [answered], timeout: 5)
+        XCTAssertEqual(done.withLock { $0 }, "7", "the answer shows what the work emitted before it released")
+    }
+
+    func testAHoldLetGoOfWithoutReleaseReleasesItself() async throws {
+        let session = try await application.createSession("started")
+        let (answered, _) = start(session, holding: 1)
+        _ = try await session.snapshot()
+        holds.withLock { $0 = [] }
+        await fulfillment(of: [answered], timeout: 5)
+    }
+
+    func testAnInputThatTakesNoHoldIsAnsweredInItsTurnAndOutsideATurnThereIsNoHold() async throws {
+        let session = try await application.createSession("started")
+        let (answered, done) = start(session, holding: 0)
+        await fulfillment(of: [answered], timeout: 5)
+        XCTAssertEqual(done.withLock { $0 }, "0")
+        XCTAssertNil(AnswerHold.take(), "no input is being applied on the test's thread")
+    }
+}

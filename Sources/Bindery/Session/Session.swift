@@ -34,6 +34,8 @@ package final class Session: @unchecked Sendable {
     private var subscribers: [ObjectIdentifier: Subscription] = [:]
     /// The version of the value each changing output (`KeyedList`) sent last.
     private var sentVersions: [String: UInt64] = [:]
+    /// The input being applied, for the holds its work takes on its answer (`AnswerHold`).
+    private let inputTurn = InputTurn()
     private var isDisposed = false
     /// It was let go to its store (idle, or the server stopping): a request
     /// that found it just before should find it again (`BinderyError.Code.retired`).
@@ -86,15 +88,19 @@ package final class Session: @unchecked Sendable {
     }
 
     /// Runs `work` in a turn and, once everything it caused inline has run,
-    /// calls `completion` with what `answer` makes, in the same turn.
+    /// calls `completion` with what `answer` makes, in the same turn; for an
+    /// input (`input`) whose work took holds on its answer, in a turn after
+    /// they are released.
     private func perform<T>(
-        _ work: @escaping () throws -> Void = {}, answer: @escaping () throws -> T, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+        _ work: @escaping () throws -> Void = {}, input: InputTurn? = nil, answer: @escaping () throws -> T,
+        completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         touch()
         var failure: BinderyError?  // confined to this turn
         scheduler.async(
             { [self] in
                 broadcast.holdWakes()
+                input?.begin()
                 do {
                     guard !isDisposed else { throw disposedError }
                     try work()
@@ -105,7 +111,14 @@ package final class Session: @unchecked Sendable {
             then: { [self] in
                 // The client that asked is answered before the readers of what its work published are woken.
                 defer { broadcast.releaseWakes() }
-                if let failure { return completion(.failure(failure)) }
+                let pending = input?.end()
+                if let failure {
+                    pending?.whenReleased {}
+                    return completion(.failure(failure))
+                }
+                if let pending {
+                    return pending.whenReleased { [self] in perform(answer: answer, completion: completion) }
+                }
                 do {
                     completion(.success(try answer()))
                 } catch {
@@ -289,7 +302,9 @@ package final class Session: @unchecked Sendable {
     }
 
     /// Sends one input and, in the same turn, once its synchronous effects are
-    /// applied, takes the snapshot: no other input lands in between.
+    /// applied, takes the snapshot: no other input lands in between. If its
+    /// work took holds on the answer (`AnswerHold`), the snapshot is taken in
+    /// a turn after the last is released, and other turns may run meanwhile.
     package func send(input name: String, payload: Data, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
         activity.withLock { wasUsed = true }
         if let forward {
@@ -300,7 +315,7 @@ package final class Session: @unchecked Sendable {
             { [self] in
                 guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
                 try ports.send(name, payload: payload)
-            }, answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
+            }, input: inputTurn, answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
     }
 
     /// The current value of driver `name` as JSON, or nil before it has one.
