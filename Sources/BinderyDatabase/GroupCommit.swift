@@ -1,67 +1,59 @@
 import Foundation
 import GRDB
 
-/// Durable writes committed together: writes that arrive while a transaction
-/// is committing go in the next one, so that one commit (one fsync, with
-/// `synchronous = FULL`) makes a whole batch durable rather than one write.
-/// Each caller still returns only once the transaction holding its write has
-/// committed, so an input that writes in its turn is on disk before it is
-/// answered.
+/// Durable writes committed together, on the database's own writer thread:
+/// writes that arrive while a transaction is committing go in the next one,
+/// so that one commit (one fsync, with `synchronous = FULL`) makes a whole
+/// batch durable rather than one write. Each write's completion runs only
+/// once the transaction holding it has committed, so an input that holds its
+/// answer for the completion (`AnswerHold`) is on disk before it is answered,
+/// and its caller's thread never waits for the disk.
 ///
-/// The first caller to find no transaction in flight commits the batch that
-/// waits (its own write and those that came meanwhile), in arrival order,
-/// each in a savepoint of its own: a write that throws undoes only itself.
-/// The others wait for it. After the commit, each write's `committed` runs,
-/// in the same order, before any write of the next batch.
+/// A batch is the writes waiting when the writer gets to it, run in arrival
+/// order in one transaction, each in a savepoint of its own: a write that
+/// throws undoes only itself. After the commit each write's completion runs,
+/// in the same order, before any write of the next batch. Between batches
+/// the writer serves whoever else writes to the database (the session store).
 ///
-/// Thread safety: `write` may be called from any thread; it blocks its caller
-/// until its transaction has committed (a session's pool thread, as a direct
-/// write did, but one fsync per batch instead of one each).
+/// Thread safety: `write` may be called from any thread and returns at once;
+/// writes and completions run on the database's writer thread.
 public final class GroupCommit: @unchecked Sendable {
     private let database: any DatabaseWriter
     private let endOfBatch: @Sendable () -> Void
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var waiting: [Entry] = []
+    /// A batch is queued on the writer or committing: new writes wait for the next.
     private var isCommitting = false
 
-    private final class Entry {
+    private struct Entry {
         /// Runs the write in the open transaction, keeping its outcome.
         let run: (Database) -> Void
-        /// Once committed: the write's `committed` with its value, if it succeeded.
-        let commit: () -> Void
-        /// The transaction failed: the write's outcome is `error`.
-        let fail: (Error) -> Void
-        var isDone = false
-
-        init(run: @escaping (Database) -> Void, commit: @escaping () -> Void, fail: @escaping (Error) -> Void) {
-            self.run = run
-            self.commit = commit
-            self.fail = fail
-        }
+        /// Once the transaction is over: the write's outcome, or the transaction's failure.
+        let finish: (Error?) -> Void
     }
 
-    /// One write's outcome: set by the committer, read by its caller once the batch is done.
-    private final class Outcome<T>: @unchecked Sendable {
+    /// One write's outcome: set by its run, read by its finish, both on the writer thread.
+    private final class Outcome<T> {
         var result: Result<T, Error>?
     }
 
-    /// Writes to `database`; `endOfBatch` runs after each batch, committed or not.
+    /// Writes to `database`; `endOfBatch` runs after each batch, committed or
+    /// not, before the batch's completions.
     public init(_ database: any DatabaseWriter, endOfBatch: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.endOfBatch = endOfBatch
     }
 
-    /// Writes waiting for the next transaction, and whether one is committing (tests).
+    /// Writes waiting for the next transaction, and whether one is queued or committing (tests).
     package var state: (waiting: Int, isCommitting: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (waiting.count, isCommitting)
+        lock.withLock { (waiting.count, isCommitting) }
     }
 
-    /// Runs `write` in the next transaction and returns its value once that
-    /// transaction has committed, after `committed` has run with it.
-    public func write<T>(_ write: @escaping (Database) throws -> T, committed: @escaping (T) -> Void = { _ in }) throws -> T {
+    /// Runs `write` in the next transaction and, once that transaction has
+    /// committed, `completion` with its value; with its error if it threw
+    /// (its changes undone) or the transaction failed.
+    public func write<T>(_ write: @escaping (Database) throws -> T, completion: @escaping (Result<T, Error>) -> Void) {
         let outcome = Outcome<T>()
         let entry = Entry(
             run: { db in
@@ -74,39 +66,42 @@ public final class GroupCommit: @unchecked Sendable {
                     outcome.result = .failure(error)
                 }
             },
-            commit: { if case .success(let value) = outcome.result { committed(value) } },
-            fail: { outcome.result = .failure($0) })
-        condition.lock()
-        waiting.append(entry)
-        while !entry.isDone {
-            if isCommitting {
-                condition.wait()
-                continue
-            }
-            isCommitting = true
-            let batch = waiting
-            waiting.removeAll()
-            condition.unlock()
-            commit(batch)
-            condition.lock()
-            for done in batch { done.isDone = true }
-            isCommitting = false
-            condition.broadcast()
+            finish: { failure in completion(failure.map { .failure($0) } ?? outcome.result!) })
+        let start = lock.withLock { () -> Bool in
+            waiting.append(entry)
+            defer { isCommitting = true }
+            return !isCommitting
         }
-        condition.unlock()
-        return try outcome.result!.get()
+        if start { commitNext() }
     }
 
-    private func commit(_ batch: [Entry]) {
-        defer { endOfBatch() }
+    /// Commits what waits, on the writer; then the next batch if more came meanwhile.
+    private func commitNext() {
+        database.asyncWriteWithoutTransaction { [self] db in
+            let batch = lock.withLock { () -> [Entry] in
+                defer { waiting.removeAll(keepingCapacity: true) }
+                return waiting
+            }
+            commit(batch, db)
+            let more = lock.withLock { () -> Bool in
+                if waiting.isEmpty { isCommitting = false }
+                return isCommitting
+            }
+            if more { commitNext() }
+        }
+    }
+
+    private func commit(_ batch: [Entry], _ db: Database) {
+        var failure: Error?
         do {
-            try database.write { db in
+            try db.inTransaction(.immediate) {
                 for entry in batch { entry.run(db) }
+                return .commit
             }
         } catch {
-            for entry in batch { entry.fail(error) }
-            return
+            failure = error
         }
-        for entry in batch { entry.commit() }
+        endOfBatch()
+        for entry in batch { entry.finish(failure) }
     }
 }

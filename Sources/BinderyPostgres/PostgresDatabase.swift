@@ -47,6 +47,14 @@ public final class PostgresDatabase: @unchecked Sendable {
         try sync { try $0.transaction(body) }
     }
 
+    /// Runs `body` in one transaction on this database's queue, later, then
+    /// `completion` there with what it returned or threw: the caller's thread never waits.
+    public func asyncTransaction<T>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T, completion: @escaping @Sendable (Result<T, Error>) -> Void
+    ) {
+        queue.async { [self] in completion(Result { try run { try $0.transaction(body) } }) }
+    }
+
     /// Runs the schema `statements` (`CREATE TABLE IF NOT EXISTS …`) in one
     /// transaction, holding a lock every node takes for its schema: nodes that
     /// start together do not race to create the same table.

@@ -8,8 +8,11 @@ import XCTest
 /// `TestStore`: `receive` each value in order; anything left unreceived when the
 /// store finishes (or is released) fails the test, listing what was missed.
 ///
-/// Synchronous effects of an input are delivered before `send` returns; time
-/// (services' latency, debounce, delay) runs on `scheduler`, moved by `advance`.
+/// Synchronous effects of an input are delivered before `send` returns, and
+/// so is what work the input holds its answer for (`AnswerHold`) delivers
+/// before releasing it: `send` waits for the release, as a session waits to
+/// answer. Time (services' latency, debounce, delay) runs on `scheduler`,
+/// moved by `advance`.
 ///
 /// Thread safety: use from the test's thread only.
 public final class ViewModelTestStore {
@@ -72,12 +75,20 @@ public final class ViewModelTestStore {
     }
 
     private func deliver(_ name: String, payload: Data, file: StaticString, line: UInt) {
-        do {
-            try ports.send(name, payload: payload)
-        } catch {
-            fail("sending '\(name)' failed: \(error)", file, line)
+        var failure: Error?
+        let released = applyAsInput(timeoutSeconds: Self.holdLimit) {
+            do {
+                try ports.send(name, payload: payload)
+            } catch {
+                failure = error
+            }
         }
+        if let failure { fail("sending '\(name)' failed: \(failure)", file, line) }
+        if !released { fail("the answer to '\(name)' was still held after \(Self.holdLimit) s", file, line) }
     }
+
+    /// How long `send` waits for the work an input holds its answer for, in seconds.
+    static let holdLimit = 10
 
     /// Moves virtual time forward by `ticks`, running what falls due.
     public func advance(by ticks: TestTime) {
@@ -138,16 +149,17 @@ public final class ViewModelTestStore {
 
 /// Runs scheduled work inline (trampolined, in order) and delegates timed work
 /// to the test scheduler: drivers deliver before `send` returns, time stays virtual.
-final class InlineScheduler: SchedulerType {
+public final class InlineScheduler: SchedulerType {
     private let time: TestScheduler
     private var queue: [() -> Void] = []
     private var isRunning = false
 
-    init(time: TestScheduler) { self.time = time }
+    /// Inline work, with timed work on `time`.
+    public init(time: TestScheduler) { self.time = time }
 
-    var now: RxTime { time.now }
+    public var now: RxTime { time.now }
 
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let cancel = SingleAssignmentDisposable()
         queue.append {
             guard !cancel.isDisposed else { return }
@@ -165,7 +177,22 @@ final class InlineScheduler: SchedulerType {
         return cancel
     }
 
-    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
         time.scheduleRelative(state, dueTime: dueTime) { state in self.schedule(state, action: action) }
     }
+}
+
+/// Runs `send` as a session applies an input, then waits (at most
+/// `timeoutSeconds`) for the work the input holds its answer for
+/// (`AnswerHold`): a test of a ViewModel whose inputs write to a store reads
+/// on once the writes are done, as the session answers then. False if the
+/// answer was still held.
+public func applyAsInput(timeoutSeconds: Int = 10, _ send: () -> Void) -> Bool {
+    let turn = InputTurn()
+    turn.begin()
+    send()
+    guard let pending = turn.end() else { return true }
+    let released = DispatchSemaphore(value: 0)
+    pending.whenReleased { released.signal() }
+    return released.wait(timeout: .now() + .seconds(timeoutSeconds)) == .success
 }

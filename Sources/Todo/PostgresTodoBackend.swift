@@ -135,12 +135,22 @@ final class PostgresTodoBackend: TodoBackend, @unchecked Sendable {
     /// Thrown to roll back a change that changed nothing.
     private struct Unchanged: Error {}
 
-    func change(_ list: String, _ write: @escaping @Sendable (any TodoRows, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>) throws {
-        let shared = try shared(list)
-        let topic = Self.topic(list)
-        let committed: (offset: Int64, changes: [ListChange<TodoItem>], payload: Data, missed: [(Int64, [ListChange<TodoItem>])])
+    /// The change's transaction runs on this store's database queue, not the
+    /// caller's thread; `completion` runs there once it is committed and
+    /// applied here.
+    func change(
+        _ list: String, completion: @escaping @Sendable (Result<Void, Error>) -> Void,
+        _ write: @escaping @Sendable (any TodoRows, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>
+    ) {
+        let shared: SharedList
         do {
-            committed = try writer.transaction { db in
+            shared = try self.shared(list)
+        } catch {
+            return completion(.failure(error))
+        }
+        let topic = Self.topic(list)
+        writer.asyncTransaction(
+            { [log = changes] db -> Committed in
                 let offset = try ChangeLog.lock(topic, in: db)
                 var (applied, current) = shared.state
                 var decoded: [(Int64, [ListChange<TodoItem>])] = []
@@ -161,20 +171,35 @@ final class PostgresTodoBackend: TodoBackend, @unchecked Sendable {
                 let changed = try write(PostgresTodoRows(db: db), current)
                 guard changed.version != current.version, let changes = changed.changes else { throw Unchanged() }
                 let payload = try JSONEncoder.bindery.encode(changes)
-                try self.changes.append(payload, to: topic, at: offset, in: db)
-                return (offset, changes, payload, decoded)
-            }
-        } catch is Unchanged {
-            return
-        }
-        // Published here now, after the changes before it that this node had not
-        // applied (they committed before it), in the caller's turn as in SQLite;
-        // if some before it are still missing, once the log has delivered them.
-        for (offset, changes) in committed.missed { shared.apply(offset, changes) }
-        if !shared.apply(committed.offset, committed.changes) {
-            changes.committed(committed.payload, to: topic, at: committed.offset)
-            shared.wait(for: committed.offset, seconds: 5)
-        }
+                try log.append(payload, to: topic, at: offset, in: db)
+                return Committed(offset: offset, changes: changes, payload: payload, missed: decoded)
+            },
+            completion: { [log = changes] result in
+                switch result {
+                case .success(let committed):
+                    // Published here now, after the changes before it that this node had not
+                    // applied (they committed before it), as in SQLite; if some before it are
+                    // still missing, once the log has delivered them (this queue waits for them).
+                    for (offset, changes) in committed.missed { shared.apply(offset, changes) }
+                    if !shared.apply(committed.offset, committed.changes) {
+                        log.committed(committed.payload, to: topic, at: committed.offset)
+                        shared.wait(for: committed.offset, seconds: 5)
+                    }
+                    completion(.success(()))
+                case .failure(is Unchanged):
+                    completion(.success(()))
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            })
+    }
+
+    /// A change as its transaction committed it, with the earlier changes it read from the log.
+    private struct Committed {
+        let offset: Int64
+        let changes: [ListChange<TodoItem>]
+        let payload: Data
+        let missed: [(Int64, [ListChange<TodoItem>])]
     }
 }
 

@@ -9,8 +9,11 @@ protocol TodoBackend: Sendable {
     func items(of list: String) throws -> BehaviorRelay<KeyedList<TodoItem>>
     /// Runs `write` in one transaction with the list's current items, and
     /// gives every reader of `list` what it returns: those items with its
-    /// change. Returns once committed and published here.
-    func change(_ list: String, _ write: @escaping @Sendable (any TodoRows, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>) throws
+    /// change. Returns at once; `completion` runs, on the database's thread,
+    /// once the change is committed and published here (or failed).
+    func change(
+        _ list: String, completion: @escaping @Sendable (Result<Void, Error>) -> Void,
+        _ write: @escaping @Sendable (any TodoRows, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>)
 }
 
 /// The row writes a change makes, in its transaction.
@@ -70,22 +73,33 @@ final class SQLiteTodoBackend: TodoBackend, @unchecked Sendable {
 
     /// Changes that arrive together are committed together (`GroupCommit`):
     /// each starts from the list as the one before it in the batch left it,
-    /// and each is published, in order, once the batch has committed; the
-    /// call returns then. Readers get the list on their own schedulers (a
+    /// and each is published, in order, once the batch has committed; its
+    /// completion runs then. Readers get the list on their own schedulers (a
     /// ViewModel reads the relay as a `Driver`), so publishing never runs
     /// another session's code here.
-    func change(_ list: String, _ write: @escaping @Sendable (any TodoRows, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>) throws {
-        let relay = try items(of: list)
+    func change(
+        _ list: String, completion: @escaping @Sendable (Result<Void, Error>) -> Void,
+        _ write: @escaping @Sendable (any TodoRows, KeyedList<TodoItem>) throws -> KeyedList<TodoItem>
+    ) {
+        let relay: BehaviorRelay<KeyedList<TodoItem>>
+        do {
+            relay = try items(of: list)
+        } catch {
+            return completion(.failure(error))
+        }
         let uncommitted = uncommittedLists
-        _ = try commits.write(
+        commits.write(
             { db in
                 let current = uncommitted.lists[list] ?? relay.value
                 let changed = try write(SQLiteTodoRows(db: db), current)
                 uncommitted.lists[list] = changed
                 return (current.version, changed)
             },
-            committed: { (before: UInt64, changed: KeyedList<TodoItem>) in
-                if changed.version != before { relay.accept(changed) }
+            completion: { result in
+                completion(
+                    result.map { (before: UInt64, changed: KeyedList<TodoItem>) in
+                        if changed.version != before { relay.accept(changed) }
+                    })
             })
     }
 }

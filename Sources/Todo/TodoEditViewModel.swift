@@ -28,11 +28,14 @@ public final class TodoEditViewModel {
         save.withLatestFrom(draft).subscribe(onNext: { text in
             switch TodoStore.validate(text) {
             case .success(let title):
-                do {
-                    try store.rename(item.id ?? -1, in: item.list, to: title)
-                    saves.accept(true)
-                } catch {
-                    errors.accept("\(error)")
+                // Saved once committed: the input's answer waits for it.
+                let answer = AnswerHold.take()
+                store.rename(item.id ?? -1, in: item.list, to: title) { result in
+                    switch result {
+                    case .success: saves.accept(true)
+                    case .failure(let error): errors.accept("\(error)")
+                    }
+                    answer?.release()
                 }
             case .failure(let problem):
                 errors.accept(problem.description)

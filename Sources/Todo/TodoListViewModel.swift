@@ -6,9 +6,11 @@ import Foundation
 /// item is a screen of its own (`TodoEditViewModel`, a child session).
 ///
 /// Every session of a list reads the same items (`TodoStore`), so pages,
-/// tabs and curl on one list id see one list, live. A change is written in
-/// the input's turn, so it is on disk before the input is answered; a title
-/// that is empty or too long is refused on `error` and nothing is written.
+/// tabs and curl on one list id see one list, live. An input's change is
+/// handed to the store, and the input's answer is held until it has
+/// committed (`AnswerHold`): on disk before the input is answered, with no
+/// thread waiting for the disk. A title that is empty or too long is refused
+/// on `error` and nothing is written.
 public final class TodoListViewModel {
     /// `{"id": 3, "title": "oat milk"}`
     public struct Rename: Codable, Sendable {
@@ -64,35 +66,40 @@ public final class TodoListViewModel {
 
         let errors = PublishRelay<String>()
         error = errors.asSignal()
-        /// Runs a change, or says why it was refused.
-        func attempt(_ change: () throws -> Void) {
-            do { try change() } catch { errors.accept("\(error)") }
+        /// Starts a change, holding the input's answer until it is committed,
+        /// or says why it was refused.
+        func attempt(_ change: (@escaping TodoStore.Completion) -> Void) {
+            let answer = AnswerHold.take()
+            change { result in
+                if case .failure(let error) = result { errors.accept("\(error)") }
+                answer?.release()
+            }
         }
         add.subscribe(onNext: { title in
             switch TodoStore.validate(title) {
-            case .success(let title): attempt { try store.add(title, to: list) }
+            case .success(let title): attempt { store.add(title, to: list, completion: $0) }
             case .failure(let problem): errors.accept(problem.description)
             }
         }).disposed(by: disposeBag)
         rename.subscribe(onNext: { rename in
             switch TodoStore.validate(rename.title) {
-            case .success(let title): attempt { try store.rename(rename.id, in: list, to: title) }
+            case .success(let title): attempt { store.rename(rename.id, in: list, to: title, completion: $0) }
             case .failure(let problem): errors.accept(problem.description)
             }
         }).disposed(by: disposeBag)
-        toggle.subscribe(onNext: { id in attempt { try store.toggle(id, in: list) } }).disposed(by: disposeBag)
-        toggleAll.subscribe(onNext: { attempt { try store.toggleAll(in: list) } }).disposed(by: disposeBag)
-        delete.subscribe(onNext: { id in attempt { try store.delete(id, from: list) } }).disposed(by: disposeBag)
-        move.subscribe(onNext: { move in attempt { try store.move(move.id, in: list, to: move.to) } }).disposed(by: disposeBag)
+        toggle.subscribe(onNext: { id in attempt { store.toggle(id, in: list, completion: $0) } }).disposed(by: disposeBag)
+        toggleAll.subscribe(onNext: { attempt { store.toggleAll(in: list, completion: $0) } }).disposed(by: disposeBag)
+        delete.subscribe(onNext: { id in attempt { store.delete(id, from: list, completion: $0) } }).disposed(by: disposeBag)
+        move.subscribe(onNext: { move in attempt { store.move(move.id, in: list, to: move.to, completion: $0) } }).disposed(by: disposeBag)
         for (relay, step) in [(moveUp, -1), (moveDown, 1)] {
             relay.withLatestFrom(items) { id, items in (id, items.firstIndex { $0.id == id }) }
                 .subscribe(onNext: { id, index in
                     guard let index else { return }
-                    attempt { try store.move(id, in: list, to: index + step) }
+                    attempt { store.move(id, in: list, to: index + step, completion: $0) }
                 })
                 .disposed(by: disposeBag)
         }
-        clearCompleted.subscribe(onNext: { attempt { try store.clearCompleted(in: list) } }).disposed(by: disposeBag)
+        clearCompleted.subscribe(onNext: { attempt { store.clearCompleted(in: list, completion: $0) } }).disposed(by: disposeBag)
 
         editing =
             edit

@@ -7,11 +7,13 @@ import Foundation
 /// ViewModel of a list reads the same relay, so a change made through one
 /// session (or curl) reaches every page on that list at once.
 ///
-/// Each change is one transaction that has committed when the method
-/// returns: an input that calls it in its turn is durable before its POST is
-/// answered. In SQLite (the default) writes go through the database's writer
-/// one at a time and changes that arrive together are committed together
-/// (`GroupCommit`). In PostgreSQL (a cluster) each change takes its list's
+/// Each change is one transaction, and a method returns at once: its
+/// `completion` runs once the change has committed and every reader of the
+/// list has it, or with why it failed. An input that holds its answer until
+/// then (`AnswerHold`) is durable before its POST is answered, and no thread
+/// of the sessions' pool waits for the disk meanwhile. In SQLite (the
+/// default) writes go through the database's writer thread and changes that
+/// arrive together are committed together (`GroupCommit`). In PostgreSQL (a cluster) each change takes its list's
 /// lock and offset (`ChangeLog`), so that the nodes apply every list's
 /// changes in one order and a page on any node sees those made on any other.
 ///
@@ -20,8 +22,12 @@ import Foundation
 /// shows the list sends its streams, encoded once, is the change, whatever
 /// the list's length.
 ///
-/// Thread safety: every method may be called from any thread.
+/// Thread safety: every method may be called from any thread; completions
+/// run on the database's thread and must not block.
 public final class TodoStore: @unchecked Sendable {
+    /// What a change's caller hears once it is committed, or why it failed.
+    public typealias Completion = @Sendable (Result<Void, Error>) -> Void
+
     /// Longest title accepted.
     public static let maxTitleLength = 200
 
@@ -58,8 +64,8 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// Adds `title` at the end of `list`.
-    public func add(_ title: String, to list: String) throws {
-        try backend.change(list) { rows, items in
+    public func add(_ title: String, to list: String, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             let end = (items.last?.position ?? -1) + 1
             let id = try rows.insert(title, at: end, in: list)
             return items.inserting(TodoItem(id: id, list: list, title: title, done: false, position: end))
@@ -67,8 +73,8 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// Renames item `id` of `list`.
-    public func rename(_ id: Int64, in list: String, to title: String) throws {
-        try backend.change(list) { rows, items in
+    public func rename(_ id: Int64, in list: String, to title: String, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             guard let index = items.index(of: id) else { return items }
             try rows.setTitle(title, of: id, in: list)
             var item = items[index]
@@ -78,8 +84,8 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// Flips item `id` of `list` between done and not done.
-    public func toggle(_ id: Int64, in list: String) throws {
-        try backend.change(list) { rows, items in
+    public func toggle(_ id: Int64, in list: String, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             guard let index = items.index(of: id) else { return items }
             try rows.toggle(id, in: list)
             var item = items[index]
@@ -89,8 +95,8 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// Marks every item of `list` done, or every one not done if all are.
-    public func toggleAll(in list: String) throws {
-        try backend.change(list) { rows, items in
+    public func toggleAll(in list: String, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             let done = items.contains { !$0.done }
             try rows.setAllDone(done, in: list)
             return items.applying(
@@ -103,16 +109,16 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// Deletes item `id` of `list`.
-    public func delete(_ id: Int64, from list: String) throws {
-        try backend.change(list) { rows, items in
+    public func delete(_ id: Int64, from list: String, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             try rows.delete(id, from: list)
             return items.removing(id: id)
         }
     }
 
     /// Moves item `id` of `list` to index `index` (clamped), the others closing up.
-    public func move(_ id: Int64, in list: String, to index: Int) throws {
-        try backend.change(list) { rows, items in
+    public func move(_ id: Int64, in list: String, to index: Int, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             guard let from = items.index(of: id) else { return items }
             let to = max(0, min(index, items.count - 1))
             guard to != from else { return items }
@@ -135,8 +141,8 @@ public final class TodoStore: @unchecked Sendable {
     }
 
     /// Deletes the done items of `list`.
-    public func clearCompleted(in list: String) throws {
-        try backend.change(list) { rows, items in
+    public func clearCompleted(in list: String, completion: @escaping Completion) {
+        backend.change(list, completion: completion) { rows, items in
             try rows.deleteDone(in: list)
             // From the end, so that each index is the item's as the removals before it left the list.
             return items.applying(items.enumerated().reversed().filter(\.element.done).map { .remove(id: $0.element.id, at: $0.offset) })

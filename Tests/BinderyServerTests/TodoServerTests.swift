@@ -1,4 +1,5 @@
 import Bindery
+import BinderyDatabase
 import BinderyLoopback
 import Foundation
 import XCTest
@@ -65,6 +66,60 @@ final class TodoServerTests: XCTestCase {
         while resumed.count < 2, let event = try behind.next() { if event.event == "items" { resumed.append(event.data) } }
         XCTAssertEqual(resumed.first, added)
         XCTAssertTrue(resumed.allSatisfy { $0.hasPrefix(#"{"bindery.changes":"#) && $0.utf8.count < 200 }, "\(resumed)")
+    }
+
+    func testInputsWaitingForTheirCommitHoldNoThreadAndAreAnsweredOnceItIsDone() throws {
+        let server = try TestServer()
+        // More sessions than the pool has threads, however far it grows: were each
+        // input's turn to wait for the commit, every thread would be held.
+        let writers = ExecutorPool.shared.maxThreads + 4
+        let sessions = try (0..<writers).map { _ in
+            try XCTUnwrap(try server.client.post("/api/todos", json: #"{"list": "slow"}"#).json()["id"] as? String)
+        }
+        let other = try server.createSession()
+        // The disk is slow: the database's writer is busy until the test lets it go.
+        let database = try server.server.application.services.database()
+        let busy = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
+        database.asyncWriteWithoutTransaction { _ in
+            busy.signal()
+            letGo.wait()
+        }
+        busy.wait()
+        var isLetGo = false
+        defer { if !isLetGo { letGo.signal() } }
+
+        let sent = DispatchSemaphore(value: 0)
+        let answers = Locked([Int: HTTPResponse]())
+        let answered = DispatchGroup()
+        for (index, session) in sessions.enumerated() {
+            answered.enter()
+            Thread {
+                defer { answered.leave() }
+                guard let socket = try? Socket(port: server.port) else {
+                    sent.signal()
+                    return
+                }
+                try? server.client.send(
+                    "POST", "/api/todos/\(session)/inputs/add", headers: ["Content-Type": "application/json", "Connection": "close"],
+                    body: Data(#""item \#(index)""#.utf8), on: socket)
+                _ = sent.signal()
+                if let answer = try? server.client.readResponse(socket) { answers.withLock { $0[index] = answer } }
+            }.start()
+        }
+        for _ in sessions { sent.wait() }
+        // Once the server has read every add (a request after them is answered), another session's inputs are answered while the commit waits.
+        XCTAssertEqual(try server.client.get("/healthz").status, 200)
+        for _ in 0..<3 {
+            XCTAssertEqual(try server.client.post("/api/simple/\(other)/inputs/buttonTap").status, 200)
+        }
+        XCTAssertTrue(answers.withLock { $0.isEmpty }, "no add is answered before its commit")
+
+        isLetGo = true
+        letGo.signal()
+        XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(answers.withLock { $0.values.map(\.status) }, Array(repeating: 200, count: writers))
+        let snapshot = try server.client.get("/api/todos/\(sessions[0])")
+        XCTAssertEqual(((try snapshot.json()["outputs"] as? [String: Any])?["items"] as? [Any])?.count, writers, snapshot.text)
     }
 
     func testABadListNameIs400() throws {

@@ -1,66 +1,71 @@
+import Bindery
 import BinderyDatabase
 import Foundation
 import XCTest
 
-/// Writes that arrive together are committed together: fewer transactions
-/// than writes, every write there once its caller returns, and a write that
-/// fails undoes only itself.
+/// Writes that arrive together are committed together on the writer thread:
+/// fewer transactions than writes, every write there once its completion
+/// runs, a write that fails undoes only itself, and no caller waits.
 final class GroupCommitTests: XCTestCase {
-    func testConcurrentWritesShareCommitsAndEachIsThereWhenItReturns() throws {
+    func testConcurrentWritesShareCommitsAndEachIsThereWhenItCompletes() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let database = try BinderyDatabase.open(path: path)
         try database.write { db in try db.execute(sql: "CREATE TABLE note (writer INTEGER, number INTEGER)") }
         let batches = Tally()
         let commits = GroupCommit(database, endOfBatch: { batches.add() })
-        let committed = Tally()
+        let completed = Tally(), found = Tally()
+        let done = DispatchGroup()
         DispatchQueue.concurrentPerform(iterations: 16) { writer in
             for number in 0..<50 {
-                let rowID = try? commits.write(
+                done.enter()
+                commits.write(
                     { db in
                         try db.execute(sql: "INSERT INTO note VALUES (?, ?)", arguments: [writer, number])
                         return db.lastInsertedRowID
-                    }, committed: { _ in committed.add() })
-                // Once the call returns, the row is committed: another connection reads it.
-                let found = try? database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note WHERE rowid = ?", arguments: [rowID]) }
-                XCTAssertEqual(found, 1)
+                    },
+                    completion: { result in
+                        completed.add()
+                        // Once it completes, the row is committed: another connection reads it.
+                        if let rowID = try? result.get(),
+                            (try? database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note WHERE rowid = ?", arguments: [rowID]) }) == 1
+                        {
+                            found.add()
+                        }
+                        done.leave()
+                    })
             }
         }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") }, 800)
-        XCTAssertEqual(committed.value, 800)
+        XCTAssertEqual(completed.value, 800)
+        XCTAssertEqual(found.value, 800)
         XCTAssertLessThanOrEqual(batches.value, 800)
     }
 
-    func testWritesThatArriveDuringACommitGoInTheNextOneTogether() throws {
+    func testWritesThatArriveDuringACommitGoInTheNextOneTogetherAndNoCallerWaits() throws {
         let database = try BinderyDatabase.inMemory()
         try database.write { db in try db.execute(sql: "CREATE TABLE note (number INTEGER)") }
-        let batches = Tally()
+        let batches = Tally(), completed = Tally()
         let commits = GroupCommit(database, endOfBatch: { batches.add() })
-        // The first write holds its transaction open until fifteen others wait behind it.
+        // The first write holds its transaction open (a slow disk) until fifteen others wait behind it.
         let release = DispatchSemaphore(value: 0)
-        let first = Thread {
-            _ = try? commits.write { db in
+        commits.write(
+            { db in
                 release.wait()
                 try db.execute(sql: "INSERT INTO note VALUES (0)")
-            }
+            }, completion: { _ in completed.add() })
+        waitUntil("the first write commits") { commits.state.isCommitting && commits.state.waiting == 0 }
+        // This thread is the caller of every write: were any to wait for the commit, it would not get past here.
+        for number in 1...15 {
+            commits.write({ db in try db.execute(sql: "INSERT INTO note VALUES (\(number))") }, completion: { _ in completed.add() })
         }
-        first.start()
-        waitUntil("the first write commits") { commits.state.isCommitting }
-        let others = (1...15).map { (number: Int) in
-            Thread { _ = try? commits.write { db in try db.execute(sql: "INSERT INTO note VALUES (\(number))") } }
-        }
-        others.forEach { $0.start() }
-        waitUntil("fifteen writes wait") { commits.state.waiting == 15 }
+        XCTAssertEqual(commits.state.waiting, 15)
+        XCTAssertEqual(completed.value, 0, "nothing completes before its commit")
         release.signal()
-        waitUntil("all written") { !commits.state.isCommitting && commits.state.waiting == 0 && batches.value == 2 }
+        waitUntil("all written") { completed.value == 16 && !commits.state.isCommitting }
         XCTAssertEqual(batches.value, 2, "the first alone, then the fifteen that waited, together")
         XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note") }, 16)
-    }
-
-    private func waitUntil(_ what: String, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(), Date() < deadline { usleep(1_000) }
-        XCTAssertTrue(condition(), what, file: file, line: line)
     }
 
     func testAWriteThatThrowsUndoesOnlyItself() throws {
@@ -68,13 +73,70 @@ final class GroupCommitTests: XCTestCase {
         try database.write { db in try db.execute(sql: "CREATE TABLE note (text TEXT NOT NULL)") }
         let commits = GroupCommit(database)
         struct Refused: Error {}
-        XCTAssertThrowsError(
-            try commits.write { db in
+        let outcomes = Locked<[String]>([])
+        let done = DispatchGroup()
+        done.enter()
+        commits.write(
+            { db in
                 try db.execute(sql: "INSERT INTO note VALUES ('half')")
                 throw Refused()
+            },
+            completion: { result in
+                outcomes.withLock { $0.append((try? result.get()) == nil ? "refused" : "written") }
+                done.leave()
             })
-        try commits.write { db in try db.execute(sql: "INSERT INTO note VALUES ('whole')") }
+        done.enter()
+        commits.write(
+            { db in try db.execute(sql: "INSERT INTO note VALUES ('whole')") },
+            completion: { result in
+                outcomes.withLock { $0.append((try? result.get()) == nil ? "refused" : "written") }
+                done.leave()
+            })
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(outcomes.withLock { $0 }, ["refused", "written"], "in arrival order")
         XCTAssertEqual(try database.read { db in try String.fetchAll(db, sql: "SELECT text FROM note") }, ["whole"])
+    }
+
+    func testAFailedTransactionFailsEveryWriteInItAndTheNextBatchGoesOn() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID()).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let database = try BinderyDatabase.open(path: path)
+        try database.write { db in try db.execute(sql: "CREATE TABLE note (number INTEGER)") }
+        let commits = GroupCommit(database)
+        // Another process holds the write lock: the batch cannot begin its transaction.
+        let other = try DatabaseQueue(path: path)
+        let holding = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
+        other.asyncWriteWithoutTransaction { db in
+            try? db.inTransaction(.immediate) {
+                holding.signal()
+                letGo.wait()
+                return .rollback
+            }
+        }
+        holding.wait()
+        let failed = expectation(description: "failed")
+        commits.write(
+            { db in try db.execute(sql: "INSERT INTO note VALUES (1)") },
+            completion: { result in
+                if case .failure = result { failed.fulfill() }
+            })
+        wait(for: [failed], timeout: 10)
+        letGo.signal()
+        try other.inDatabase { _ in }  // after the other's transaction: its queue is serial
+        let written = expectation(description: "written")
+        commits.write(
+            { db in try db.execute(sql: "INSERT INTO note VALUES (2)") },
+            completion: { result in
+                if case .success = result { written.fulfill() }
+            })
+        wait(for: [written], timeout: 10)
+        XCTAssertEqual(try database.read { db in try Int.fetchAll(db, sql: "SELECT number FROM note") }, [2])
+    }
+
+    private func waitUntil(_ what: String, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(), Date() < deadline { usleep(1_000) }
+        XCTAssertTrue(condition(), what, file: file, line: line)
     }
 }
 

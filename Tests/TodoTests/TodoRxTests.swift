@@ -1,6 +1,7 @@
 import BinderyDatabase
 import BinderyRx
 import BinderyRxTest
+import BinderyTest
 import XCTest
 
 @testable import Todo
@@ -11,14 +12,26 @@ final class TodoRxTests: XCTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let disposeBag = DisposeBag()
         let store = try TodoStore(database: try BinderyDatabase.inMemory())
-        let viewModel = try TodoListViewModel(list: "home", store: store)
+        // The store's commits publish on its writer thread: the drivers deliver there, inline.
+        var made: TodoListViewModel?
+        try SharingScheduler.mock(scheduler: InlineScheduler(time: scheduler)) {
+            made = try TodoListViewModel(list: "home", store: store)
+        }
+        let viewModel = try XCTUnwrap(made)
+        /// Each input applied as a session applies it: on once its write has committed.
+        func applied<Element>(_ relay: PublishRelay<Element>) -> AnyObserver<Element> {
+            AnyObserver { event in
+                guard case .next(let element) = event else { return }
+                XCTAssertTrue(applyAsInput { relay.accept(element) })
+            }
+        }
 
         scheduler.createHotObservable([.next(10, "milk"), .next(20, " "), .next(30, "bread")])
-            .bind(to: viewModel.add).disposed(by: disposeBag)
+            .bind(to: applied(viewModel.add)).disposed(by: disposeBag)
         scheduler.createHotObservable([.next(40, Int64(1))])
-            .bind(to: viewModel.toggle).disposed(by: disposeBag)
+            .bind(to: applied(viewModel.toggle)).disposed(by: disposeBag)
         scheduler.createHotObservable([.next(50, ())])
-            .bind(to: viewModel.clearCompleted).disposed(by: disposeBag)
+            .bind(to: applied(viewModel.clearCompleted)).disposed(by: disposeBag)
 
         let remaining = scheduler.createObserver(String.self)
         let canClear = scheduler.createObserver(Bool.self)
