@@ -127,3 +127,20 @@ final class JSONTextTests: XCTestCase {
             #"{"id":"a\"b","viewModel":"simple","lastEventId":7,"outputs":{"backgroundColor":"blue","title":null}}"#)
     }
 }
+
+/// Text appended to a byte buffer in one copy is the text.
+final class ByteAppendingTests: XCTestCase {
+    func testDecimalsStaticAndDynamicTextAppendAsTheirUTF8() {
+        var bytes: [UInt8] = []
+        for value: UInt64 in [0, 7, 10, 99, 100, 12_345, 1 << 32, UInt64.max] {
+            bytes = []
+            bytes.append(decimal: value)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(value))
+        }
+        bytes = []
+        bytes.append(utf8: "id: ")
+        bytes.append(utf8: "événement 🙂")
+        bytes.append(utf8: String(repeating: "long ", count: 20))
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "id: événement 🙂" + String(repeating: "long ", count: 20))
+    }
+}

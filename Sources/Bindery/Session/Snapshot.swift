@@ -15,13 +15,13 @@ package struct Snapshot: Sendable {
     package var json: Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + sessionID.utf8.count + viewModel.utf8.count + outputs.reduce(0) { $0 + $1.name.utf8.count + $1.json.count + 4 })
-        bytes.append(contentsOf: #"{"id":"#.utf8)
+        bytes.append(utf8: #"{"id":"#)
         JSONText.appendQuoted(sessionID, to: &bytes)
-        bytes.append(contentsOf: #","viewModel":"#.utf8)
+        bytes.append(utf8: #","viewModel":"#)
         JSONText.appendQuoted(viewModel, to: &bytes)
-        bytes.append(contentsOf: #","lastEventId":"#.utf8)
-        bytes.append(contentsOf: String(lastEventID).utf8)
-        bytes.append(contentsOf: #","outputs":{"#.utf8)
+        bytes.append(utf8: #","lastEventId":"#)
+        bytes.append(decimal: lastEventID)
+        bytes.append(utf8: #","outputs":{"#)
         for (index, output) in outputs.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             JSONText.appendQuoted(output.name, to: &bytes)
@@ -29,7 +29,7 @@ package struct Snapshot: Sendable {
             // Through its buffer: appending `Data` as a sequence goes byte by byte.
             output.json.withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
-        bytes.append(contentsOf: "}}".utf8)
+        bytes.append(utf8: "}}")
         return Data(bytes)
     }
 }

@@ -12,14 +12,14 @@ enum ServerSentEvents {
     @Sendable static func event(id: UInt64, name: String, json: Data) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(json.count + name.utf8.count + 40)
-        bytes.append(contentsOf: "id: ".utf8)
-        bytes.append(contentsOf: String(id).utf8)
-        bytes.append(contentsOf: "\nevent: ".utf8)
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: "\ndata: ".utf8)
+        bytes.append(utf8: "id: ")
+        bytes.append(decimal: id)
+        bytes.append(utf8: "\nevent: ")
+        bytes.append(utf8: name)
+        bytes.append(utf8: "\ndata: ")
         // Through its buffer: appending `Data` as a sequence goes byte by byte.
         json.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: "\n\n".utf8)
+        bytes.append(utf8: "\n\n")
         return bytes
     }
 
