@@ -114,22 +114,21 @@ final class GroupCommitTests: XCTestCase {
             }
         }
         holding.wait()
-        let failed = expectation(description: "failed")
-        commits.write(
-            { db in try db.execute(sql: "INSERT INTO note VALUES (1)") },
-            completion: { result in
-                if case .failure = result { failed.fulfill() }
-            })
-        wait(for: [failed], timeout: 10)
+        /// Writes `number`; whether it was written.
+        func insert(_ number: Int) -> Bool {
+            let outcome = DispatchSemaphore(value: 0)
+            let written = Locked(false)
+            commits.write({ db in try db.execute(sql: "INSERT INTO note VALUES (\(number))") }) { result in
+                written.withLock { $0 = (try? result.get()) != nil }
+                outcome.signal()
+            }
+            XCTAssertEqual(outcome.wait(timeout: .now() + 10), .success, "write \(number) completes")
+            return written.withLock { $0 }
+        }
+        XCTAssertFalse(insert(1), "the transaction could not begin")
         letGo.signal()
         try other.inDatabase { _ in }  // after the other's transaction: its queue is serial
-        let written = expectation(description: "written")
-        commits.write(
-            { db in try db.execute(sql: "INSERT INTO note VALUES (2)") },
-            completion: { result in
-                if case .success = result { written.fulfill() }
-            })
-        wait(for: [written], timeout: 10)
+        XCTAssertTrue(insert(2), "the next batch")
         XCTAssertEqual(try database.read { db in try Int.fetchAll(db, sql: "SELECT number FROM note") }, [2])
     }
 
