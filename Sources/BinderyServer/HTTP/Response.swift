@@ -22,8 +22,11 @@ struct Response: @unchecked Sendable {
 
     /// A JSON body with `status`.
     static func json(_ data: Data, status: Int = 200, headers: [(String, String)] = []) -> Response {
-        Response(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")] + headers, body: .data(data))
+        Response(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: .data(data))
     }
+
+    /// Every JSON answer's headers: one array, not one made for each answer.
+    private static let jsonHeaders = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")]
 
     /// An empty body with `status`.
     static func empty(status: Int, headers: [(String, String)] = []) -> Response {
