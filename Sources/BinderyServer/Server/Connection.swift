@@ -41,6 +41,9 @@ final class Connection: @unchecked Sendable {
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
         var started = ContinuousClock.now
+        /// The current request's method and target, as its first call gave them.
+        var method = ""
+        var url = ""
         /// The current request's route, once it is routed (its log line and metrics).
         var route: RouteLabel?
         /// The socket the hang-up watcher watches while a stream is open.
@@ -124,10 +127,13 @@ final class Connection: @unchecked Sendable {
         targetProblem = RequestTarget.problem(target)
     }
 
-    /// libmicrohttpd's access handler: headers, then body pieces, then the end of the request.
+    /// libmicrohttpd's access handler: headers, then body pieces, then the end
+    /// of the request (and once more after an answer that came later). The
+    /// method and target are made `String`s on the first call only, the
+    /// version when the request is routed: three conversions a request, not nine.
     func handle(
-        method: String, url: String, version: String, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
-        isFirstCall: Bool
+        method cMethod: UnsafePointer<CChar>, url cURL: UnsafePointer<CChar>, version cVersion: UnsafePointer<CChar>,
+        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, isFirstCall: Bool
     ) -> MHD_Result {
         /// What to do once the lock is released.
         enum Next {
@@ -135,6 +141,11 @@ final class Connection: @unchecked Sendable {
             case later(@Sendable (_ reply: @escaping @Sendable (Response) -> Void) -> Void)
         }
         let next = state.withLock { state -> Next in
+            if isFirstCall {
+                state.method = String(cString: cMethod)
+                state.url = String(cString: cURL)
+            }
+            let method = state.method, url = state.url
             if isFirstCall {
                 server.requestsInFlight.begin()
                 state.started = .now
@@ -174,7 +185,7 @@ final class Connection: @unchecked Sendable {
                 var request = Request(
                     method: method, path: url, headers: headers, body: body.data,
                     query: values(.GET_ARGUMENT_KIND, Request.queryNames))
-                request.version = version
+                request.version = String(cString: cVersion)
                 request.repeatedHeaders = repeated
                 request.peer = peer
                 if let token = BrowserCookie.name.withCString({ MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }).map({ String(cString: $0) }),

@@ -289,9 +289,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method
         context.pointee = connection
     }
     let connection = Unmanaged<Connection>.fromOpaque(context.pointee!).takeUnretainedValue()
-    return connection.handle(
-        method: String(cString: method), url: String(cString: url), version: String(cString: version),
-        upload: upload, uploadSize: uploadSize, isFirstCall: isFirstCall)
+    return connection.handle(method: method, url: url, version: version, upload: upload, uploadSize: uploadSize, isFirstCall: isFirstCall)
 }
 
 /// libmicrohttpd's URI logger: the request line's target before it is decoded.
