@@ -33,7 +33,7 @@ final class ServeOptionsTests: XCTestCase {
             "BINDERY_MAX_CONNECTIONS": "10", "BINDERY_MAX_BODY": "11", "BINDERY_THREADS": "3",
             "BINDERY_HEARTBEAT": "5", "BINDERY_SESSION_IDLE": "60", "BINDERY_CONNECTION_MEMORY": "8192",
             "BINDERY_SHUTDOWN_GRACE": "4", "BINDERY_PUBLIC_DIRECTORY": "/srv/pages", "BINDERY_HOST": "0.0.0.0",
-            "BINDERY_SHARED_LEASE": "6", "BINDERY_SHARED_ANSWER_TIMEOUT": "12",
+            "BINDERY_SHARED_LEASE": "6", "BINDERY_SHARED_ANSWER_TIMEOUT": "12", "BINDERY_HELD_ANSWER_TIMEOUT": "45",
         ]
         let configured = try configuration([], environment)
         XCTAssertEqual(configured.runtime.maxSessions, 7)
@@ -50,6 +50,7 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertEqual(configured.host, "0.0.0.0")
         XCTAssertEqual(configured.runtime.sharedSessionLease, .seconds(6))
         XCTAssertEqual(configured.runtime.sharedSessionAnswerTimeout, .seconds(12))
+        XCTAssertEqual(configured.runtime.heldAnswerTimeout, .seconds(45))
         // Each variable has its option, and the help names both.
         let help = ServeOptions.help(command: "app")
         for option in ServeOptions.all {
@@ -74,6 +75,8 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertEqual(problem([], ["PORT": "70000"]), "PORT: 70000 is out of range 0…65535")
         XCTAssertEqual(problem(["--threads", "0"]), "--threads: 0 is out of range 1…1024")
         XCTAssertEqual(problem(["--shared-answer-timeout", "0"]), "--shared-answer-timeout: 0 is out of range 1…600")
+        XCTAssertEqual(problem(["--held-answer-timeout", "0"]), "--held-answer-timeout: 0 is out of range 1…600")
+        XCTAssertEqual(problem(["--held-answer-timeout", "601"]), "--held-answer-timeout: 601 is out of range 1…600")
         XCTAssertEqual(problem(["--shared-lease", "601"]), "--shared-lease: 601 is out of range 2…600")
         XCTAssertEqual(problem(["--host", "localhost"]), "--host: expected an IPv4 address such as 127.0.0.1, got 'localhost'")
         XCTAssertEqual(problem(["--port"]), "--port needs a value <port>")

@@ -122,6 +122,35 @@ final class TodoServerTests: XCTestCase {
         XCTAssertEqual(((try snapshot.json()["outputs"] as? [String: Any])?["items"] as? [Any])?.count, writers, snapshot.text)
     }
 
+    func testAnAddWhoseCommitOutlastsTheHeldAnswerTimeoutIs504AndIsWrittenAfterAll() throws {
+        let server = try TestServer { $0.runtime.heldAnswerTimeout = .seconds(1) }
+        let session = try XCTUnwrap(try server.client.post("/api/todos", json: #"{"list": "stalled"}"#).json()["id"] as? String)
+        let database = try server.server.application.services.database()
+        let busy = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
+        database.asyncWriteWithoutTransaction { _ in
+            busy.signal()
+            letGo.wait()
+        }
+        busy.wait()
+        var isLetGo = false
+        defer { if !isLetGo { letGo.signal() } }
+
+        let answer = try server.client.post("/api/todos/\(session)/inputs/add", json: #""late""#)
+        XCTAssertEqual(answer.status, 504, answer.text)
+        XCTAssertEqual(try answer.json()["error"] as? String, "answer_timeout")
+        XCTAssertTrue(answer.text.contains("applied"), answer.text)
+
+        isLetGo = true
+        letGo.signal()
+        // The write was only late: it commits, and the list has it.
+        let deadline = Date().addingTimeInterval(10)
+        var count: Int?
+        repeat {
+            count = ((try server.client.get("/api/todos/\(session)").json()["outputs"] as? [String: Any])?["items"] as? [Any])?.count
+        } while count != 1 && Date() < deadline
+        XCTAssertEqual(count, 1)
+    }
+
     func testABadListNameIs400() throws {
         let server = try TestServer()
         let response = try server.client.post("/api/todos", json: #"{"list": "no spaces"}"#)

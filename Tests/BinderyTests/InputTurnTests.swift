@@ -79,7 +79,9 @@ final class AnswerHoldTests: XCTestCase {
     private let holds = Locked<[AnswerHold?]>([])
 
     override func setUp() {
-        application = Application()
+        var configuration = RuntimeConfiguration()
+        configuration.heldAnswerTimeout = .seconds(1)
+        application = Application(configuration: configuration)
         application.register("started") { [finished, holds] _ in Started(finished: finished, holds: holds) }
     }
 
@@ -120,6 +122,24 @@ final class AnswerHoldTests: XCTestCase {
         _ = try await session.snapshot()
         holds.withLock { $0 = [] }
         await fulfillment(of: [answered], timeout: 5)
+    }
+
+    func testAnAnswerHeldPastTheLimitIsAnsweredAnswerTimeoutOnceAndTheWorkGoesOn() async throws {
+        let session = try await application.createSession("started")
+        let answered = expectation(description: "answered once")  // a second answer would over-fulfil it
+        let error = Locked<BinderyError?>(nil)
+        session.send(input: "start", payload: Data("1".utf8)) { result in
+            if case .failure(let failure) = result { error.withLock { $0 = failure } }
+            answered.fulfill()
+        }
+        await fulfillment(of: [answered], timeout: 10)
+        XCTAssertEqual(error.withLock { $0?.code }, .answerTimeout)
+        XCTAssertTrue(error.withLock { $0?.message.contains("within 1 s") ?? false }, "\(String(describing: error.withLock { $0 }))")
+        // The work finishes after all: what it emits reaches the session, and the late release answers nothing.
+        finished.accept(3)
+        holds.withLock { $0[0]?.release() }
+        let snapshot = try await session.snapshot()
+        XCTAssertEqual(snapshot.outputs.first { $0.name == "done" }.map { String(decoding: $0.json, as: UTF8.self) }, "3")
     }
 
     func testAnInputThatTakesNoHoldIsAnsweredInItsTurnAndOutsideATurnThereIsNoHold() async throws {

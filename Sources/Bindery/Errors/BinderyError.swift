@@ -29,6 +29,9 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         public static let viewModelFailed = Code(rawValue: "view_model_failed")
         /// The session store cannot be reached now; asking again may work.
         public static let storeUnavailable = Code(rawValue: "store_unavailable")
+        /// The input was applied, but the work that holds its answer
+        /// (`AnswerHold`) did not finish in time; sending it again would apply it twice.
+        public static let answerTimeout = Code(rawValue: "answer_timeout")
         /// The session was let go to its store as the request reached it: the
         /// request looks for it again (never answered to a client).
         package static let retired = Code(rawValue: "retired")

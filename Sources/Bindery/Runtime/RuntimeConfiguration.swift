@@ -35,6 +35,10 @@ public struct RuntimeConfiguration: Sendable {
     /// from an owner's death until the lease runs out, and longer if no node
     /// can reach the database. The input may still apply later.
     public var sharedSessionAnswerTimeout: Duration = .seconds(15)
+    /// How long an input's answer waits for the work that holds it
+    /// (`AnswerHold`: the todo list's commit) before it is answered 504
+    /// `answer_timeout`. The work goes on, and what it emits reaches the streams.
+    public var heldAnswerTimeout: Duration = .seconds(30)
     /// Most sessions the store keeps; beyond, those seen least recently are deleted.
     public var maxStoredSessions = 1_000_000
     /// The threads sessions run on: shared by every session, bounded whatever the load.

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -85,7 +86,8 @@ package final class InputTurn {
     }
 }
 
-/// The answer to one input while holds are on it.
+/// The answer to one input while holds are on it: answered once every hold
+/// is released, or told it timed out, whichever comes first; never both.
 ///
 /// Thread safety: any thread.
 package final class PendingAnswer: @unchecked Sendable {
@@ -95,6 +97,12 @@ package final class PendingAnswer: @unchecked Sendable {
     private var holds = 1
     /// What answers once none are left.
     private var answer: (() -> Void)?
+    /// What answers if the holds outlast the limit.
+    private var timedOut: (() -> Void)?
+    /// The limit's timer, until it fires or the holds are released.
+    private var timer: DispatchSourceTimer?
+    /// One of the two ran (or is running).
+    private var isDone = false
 
     fileprivate init() {}
 
@@ -103,20 +111,42 @@ package final class PendingAnswer: @unchecked Sendable {
     }
 
     fileprivate func release() {
-        let answer = lock.withLock { () -> (() -> Void)? in
+        let (answer, timer) = lock.withLock { () -> ((() -> Void)?, DispatchSourceTimer?) in
             holds -= 1
-            guard holds == 0 else { return nil }
-            defer { self.answer = nil }
-            return self.answer
+            guard holds == 0, !isDone, let answer = self.answer else { return (nil, nil) }
+            isDone = true
+            defer { (self.answer, timedOut, self.timer) = (nil, nil, nil) }
+            return (answer, self.timer)
         }
+        timer?.cancel()
         answer?()
     }
 
     /// The input's turn has ended: `answer` runs once every hold is released
-    /// (on the thread that releases the last one).
-    package func whenReleased(_ answer: @escaping () -> Void) {
-        lock.withLock { self.answer = answer }
+    /// (on the thread that releases the last one), or `timedOut` does if
+    /// they are not all released within `limit` (on a timer's thread).
+    package func whenReleased(within limit: Duration? = nil, _ answer: @escaping () -> Void, orElse timedOut: @escaping () -> Void = {}) {
+        lock.withLock {
+            self.answer = answer
+            self.timedOut = timedOut
+            guard let limit, holds > 1 else { return }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + .nanoseconds(Int(limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)))
+            timer.setEventHandler { [weak self] in self?.expire() }
+            self.timer = timer
+            timer.resume()
+        }
         release()
+    }
+
+    private func expire() {
+        let timedOut = lock.withLock { () -> (() -> Void)? in
+            guard !isDone else { return nil }
+            isDone = true
+            defer { (answer, self.timedOut, timer) = (nil, nil, nil) }
+            return self.timedOut
+        }
+        timedOut?()
     }
 }
 

@@ -144,7 +144,20 @@ package final class Session: @unchecked Sendable {
                 return completion(.failure(failure))
             }
             if let pending {
-                return pending.whenReleased { [session, answer, completion] in session.perform(answer: answer, completion: completion) }
+                let limit = session.limits.heldAnswerTimeout
+                return pending.whenReleased(
+                    within: limit,
+                    { [session, answer, completion] in session.perform(answer: answer, completion: completion) },
+                    orElse: { [session, completion] in
+                        session.scheduler.async {
+                            completion(
+                                .failure(
+                                    BinderyError(
+                                        .answerTimeout,
+                                        "the input was applied, but the work it started did not finish within \(limit.components.seconds) s; "
+                                            + "what it does when it finishes reaches the event stream (sending the input again would apply it twice)")))
+                        }
+                    })
             }
             do {
                 completion(.success(try answer()))

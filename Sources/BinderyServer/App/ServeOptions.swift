@@ -228,6 +228,11 @@ public enum ServeOptions {
             get: { "\($0.runtime.sharedSessionAnswerTimeout.components.seconds)" }
         ) { $0.runtime.sharedSessionAnswerTimeout = .seconds(try number($1, in: 1...600) as Int) },
         value(
+            "held-answer-timeout", "<seconds>",
+            "Seconds an input's answer waits for the work that holds it (a durable write) before a 504; the work goes on.",
+            get: { "\($0.runtime.heldAnswerTimeout.components.seconds)" }
+        ) { $0.runtime.heldAnswerTimeout = .seconds(try number($1, in: 1...600) as Int) },
+        value(
             "stored-session-lifetime", "<seconds>", "Seconds a stored session is kept after it was last asked for or streamed from.",
             get: { "\($0.runtime.storedSessionLifetime.components.seconds)" }
         ) { $0.runtime.storedSessionLifetime = .seconds(try number($1, in: 1...31_536_000) as Int) },

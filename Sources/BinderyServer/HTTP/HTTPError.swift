@@ -30,6 +30,7 @@ struct HTTPError: Error, Sendable {
         case .malformedJSON, .invalidPayload: status = 400
         case .limitReached, .storeUnavailable: status = 503
         case .tooManySessions: status = 429
+        case .answerTimeout: status = 504
         default: status = 500
         }
         // A session let go as the request reached it is looked for again; if it still leaks out, it is not there.

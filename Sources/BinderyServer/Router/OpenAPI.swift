@@ -85,7 +85,7 @@ enum OpenAPI {
                         "operationId": .string("input-\(entry.name)-\(input.name)"),
                         "summary": .string("Send \(input.name)" + (isVoid ? " (no body, or null)" : "")),
                         "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
-                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415])) { a, _ in a }),
+                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415, 503, 504])) { a, _ in a }),
                     ],
                 ]
             }
