@@ -96,75 +96,54 @@ package final class Session: @unchecked Sendable {
         completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         touch()
-        let turn = Turn(session: self, work: work, input: input, answer: answer, completion: completion)
-        // Each closure captures the turn alone, so it needs no context of its own.
-        scheduler.async({ turn.run() }, then: { turn.finish() })
+        var failure: BinderyError?  // confined to this turn
+        scheduler.async(
+            { [self] in
+                broadcast.holdWakes()
+                input?.begin()
+                do {
+                    guard !isDisposed else { throw disposedError }
+                    try work()
+                } catch {
+                    failure = problem(error)
+                }
+            },
+            then: { [self] in
+                // The client that asked is answered before the readers of what its work published are woken.
+                defer { broadcast.releaseWakes() }
+                let pending = input?.end()
+                if let failure {
+                    pending?.whenReleased {}
+                    return completion(.failure(failure))
+                }
+                if let pending { return answerOnceReleased(pending, answer, completion) }
+                do {
+                    completion(.success(try answer()))
+                } catch {
+                    completion(.failure(problem(error)))
+                }
+            })
     }
 
-    /// One request's turn: its work, then its answer. Everything the two
-    /// closures queued on the scheduler need is here, in one object rather
-    /// than a context for each closure and a box for the failure.
-    private final class Turn<T> {
-        let session: Session
-        let work: () throws -> Void
-        let input: InputTurn?
-        let answer: () throws -> T
-        let completion: @Sendable (Result<T, BinderyError>) -> Void
-        /// Confined to the turn.
-        var failure: BinderyError?
-
-        init(
-            session: Session, work: @escaping () throws -> Void, input: InputTurn?, answer: @escaping () throws -> T,
-            completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
-        ) {
-            self.session = session
-            self.work = work
-            self.input = input
-            self.answer = answer
-            self.completion = completion
-        }
-
-        func run() {
-            session.broadcast.holdWakes()
-            input?.begin()
-            do {
-                guard !session.isDisposed else { throw session.disposedError }
-                try work()
-            } catch {
-                failure = session.problem(error)
-            }
-        }
-
-        func finish() {
-            // The client that asked is answered before the readers of what its work published are woken.
-            defer { session.broadcast.releaseWakes() }
-            let pending = input?.end()
-            if let failure {
-                pending?.whenReleased {}
-                return completion(.failure(failure))
-            }
-            if let pending {
-                let limit = session.limits.heldAnswerTimeout
-                return pending.whenReleased(
-                    within: limit,
-                    { [session, answer, completion] in session.perform(answer: answer, completion: completion) },
-                    orElse: { [session, completion] in
-                        session.scheduler.async {
-                            completion(
-                                .failure(
-                                    BinderyError(
-                                        .answerTimeout,
-                                        "the input was applied, but the work it started did not finish within \(limit.components.seconds) s; "
-                                            + "what it does when it finishes reaches the event stream (sending the input again would apply it twice)")))
-                        }
-                    })
-            }
-            do {
-                completion(.success(try answer()))
-            } catch {
-                completion(.failure(session.problem(error)))
-            }
-        }
+    /// Answers an input whose work holds its answer: in a turn after the last
+    /// release, or 504 `answer_timeout` if that takes longer than `heldAnswerTimeout`.
+    private func answerOnceReleased<T>(
+        _ pending: PendingAnswer, _ answer: @escaping () throws -> T, _ completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+    ) {
+        let limit = limits.heldAnswerTimeout
+        pending.whenReleased(
+            within: limit,
+            { [self] in perform(answer: answer, completion: completion) },
+            orElse: { [self] in
+                scheduler.async {
+                    completion(
+                        .failure(
+                            BinderyError(
+                                .answerTimeout,
+                                "the input was applied, but the work it started did not finish within \(limit.components.seconds) s; "
+                                    + "what it does when it finishes reaches the event stream (sending the input again would apply it twice)")))
+                }
+            })
     }
 
     private var disposedError: BinderyError {
