@@ -99,8 +99,8 @@ package final class PendingAnswer: @unchecked Sendable {
     private var answer: (() -> Void)?
     /// What answers if the holds outlast the limit.
     private var timedOut: (() -> Void)?
-    /// The limit's timer, until it fires or the holds are released.
-    private var timer: DispatchSourceTimer?
+    /// When `timedOut` is due, if there is a limit and the answer still waits.
+    private var deadline: ContinuousClock.Instant?
     /// One of the two ran (or is running).
     private var isDone = false
 
@@ -111,42 +111,81 @@ package final class PendingAnswer: @unchecked Sendable {
     }
 
     fileprivate func release() {
-        let (answer, timer) = lock.withLock { () -> ((() -> Void)?, DispatchSourceTimer?) in
+        let (answer, wasWatched) = lock.withLock { () -> ((() -> Void)?, Bool) in
             holds -= 1
-            guard holds == 0, !isDone, let answer = self.answer else { return (nil, nil) }
+            guard holds == 0, !isDone, let answer = self.answer else { return (nil, false) }
             isDone = true
-            defer { (self.answer, timedOut, self.timer) = (nil, nil, nil) }
-            return (answer, self.timer)
+            defer { (self.answer, timedOut, deadline) = (nil, nil, nil) }
+            return (answer, deadline != nil)
         }
-        timer?.cancel()
+        if wasWatched { HeldAnswerDeadlines.shared.remove(self) }
         answer?()
     }
 
     /// The input's turn has ended: `answer` runs once every hold is released
     /// (on the thread that releases the last one), or `timedOut` does if
-    /// they are not all released within `limit` (on a timer's thread).
+    /// they are not all released within `limit` (on the deadlines' timer thread,
+    /// within a quarter of a second after it).
     package func whenReleased(within limit: Duration? = nil, _ answer: @escaping () -> Void, orElse timedOut: @escaping () -> Void = {}) {
-        lock.withLock {
+        let watch = lock.withLock { () -> Bool in
             self.answer = answer
             self.timedOut = timedOut
-            guard let limit, holds > 1 else { return }
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.schedule(deadline: .now() + .nanoseconds(Int(limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)))
-            timer.setEventHandler { [weak self] in self?.expire() }
-            self.timer = timer
-            timer.resume()
+            guard let limit, holds > 1 else { return false }
+            deadline = .now + limit
+            return true
         }
+        if watch { HeldAnswerDeadlines.shared.add(self) }
         release()
     }
 
-    private func expire() {
+    /// Runs `timedOut` if the deadline has passed and the answer still waits.
+    fileprivate func expireIfDue(_ now: ContinuousClock.Instant) -> Bool {
         let timedOut = lock.withLock { () -> (() -> Void)? in
-            guard !isDone else { return nil }
+            guard !isDone, let deadline, now >= deadline else { return nil }
             isDone = true
-            defer { (answer, self.timedOut, timer) = (nil, nil, nil) }
+            defer { (answer, self.timedOut, self.deadline) = (nil, nil, nil) }
             return self.timedOut
         }
         timedOut?()
+        return timedOut != nil || lock.withLock { isDone }
+    }
+}
+
+/// The held answers that have a deadline, looked at four times a second by
+/// one timer: a held input costs an insertion and a removal here, not a
+/// timer of its own (a dispatch timer per input cost a fifth of a durable
+/// write's CPU).
+///
+/// Thread safety: any thread.
+private final class HeldAnswerDeadlines: @unchecked Sendable {
+    static let shared = HeldAnswerDeadlines()
+
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var watched: [ObjectIdentifier: PendingAnswer] = [:]
+    private var timer: DispatchSourceTimer?
+
+    func add(_ pending: PendingAnswer) {
+        lock.withLock {
+            watched[ObjectIdentifier(pending)] = pending
+            guard timer == nil else { return }
+            // Started by the first held answer with a limit, and kept: four wake-ups a second.
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+            timer.setEventHandler { [weak self] in self?.sweep() }
+            self.timer = timer
+            timer.resume()
+        }
+    }
+
+    func remove(_ pending: PendingAnswer) {
+        _ = lock.withLock { watched.removeValue(forKey: ObjectIdentifier(pending)) }
+    }
+
+    private func sweep() {
+        let now = ContinuousClock.now
+        let candidates = lock.withLock { Array(watched.values) }
+        for pending in candidates where pending.expireIfDue(now) { remove(pending) }
     }
 }
 
