@@ -77,16 +77,8 @@ final class TodoServerTests: XCTestCase {
             try XCTUnwrap(try server.client.post("/api/todos", json: #"{"list": "slow"}"#).json()["id"] as? String)
         }
         let other = try server.createSession()
-        // The disk is slow: the database's writer is busy until the test lets it go.
-        let database = try server.server.application.services.database()
-        let busy = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
-        database.asyncWriteWithoutTransaction { _ in
-            busy.signal()
-            letGo.wait()
-        }
-        busy.wait()
-        var isLetGo = false
-        defer { if !isLetGo { letGo.signal() } }
+        let writer = try StalledWriter(server)
+        defer { writer.letGo() }
 
         let sent = DispatchSemaphore(value: 0)
         let answers = Locked([Int: HTTPResponse]())
@@ -114,8 +106,7 @@ final class TodoServerTests: XCTestCase {
         }
         XCTAssertTrue(answers.withLock { $0.isEmpty }, "no add is answered before its commit")
 
-        isLetGo = true
-        letGo.signal()
+        writer.letGo()
         XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(answers.withLock { $0.values.map(\.status) }, Array(repeating: 200, count: writers))
         let snapshot = try server.client.get("/api/todos/\(sessions[0])")
@@ -125,23 +116,15 @@ final class TodoServerTests: XCTestCase {
     func testAnAddWhoseCommitOutlastsTheHeldAnswerTimeoutIs504AndIsWrittenAfterAll() throws {
         let server = try TestServer { $0.runtime.heldAnswerTimeout = .seconds(1) }
         let session = try XCTUnwrap(try server.client.post("/api/todos", json: #"{"list": "stalled"}"#).json()["id"] as? String)
-        let database = try server.server.application.services.database()
-        let busy = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
-        database.asyncWriteWithoutTransaction { _ in
-            busy.signal()
-            letGo.wait()
-        }
-        busy.wait()
-        var isLetGo = false
-        defer { if !isLetGo { letGo.signal() } }
+        let writer = try StalledWriter(server)
+        defer { writer.letGo() }
 
         let answer = try server.client.post("/api/todos/\(session)/inputs/add", json: #""late""#)
         XCTAssertEqual(answer.status, 504, answer.text)
         XCTAssertEqual(try answer.json()["error"] as? String, "answer_timeout")
         XCTAssertTrue(answer.text.contains("applied"), answer.text)
 
-        isLetGo = true
-        letGo.signal()
+        writer.letGo()
         // The write was only late: it commits, and the list has it.
         let deadline = Date().addingTimeInterval(10)
         var count: Int?
@@ -174,5 +157,28 @@ final class TodoServerTests: XCTestCase {
             let snapshot = try server.client.get("/api/todos/\(todos)")
             XCTAssertEqual(((try snapshot.json()["outputs"] as? [String: Any])?["items"] as? [Any])?.count, 0, snapshot.text)
         }
+    }
+}
+
+/// A slow disk: the app database's writer is busy until `letGo` (once; again is nothing).
+private final class StalledWriter: @unchecked Sendable {
+    private let release = DispatchSemaphore(value: 0)
+    private let isLetGo = Locked(false)
+
+    init(_ server: TestServer) throws {
+        let busy = DispatchSemaphore(value: 0)
+        try server.server.application.services.database().asyncWriteWithoutTransaction { [release] _ in
+            busy.signal()
+            release.wait()
+        }
+        busy.wait()
+    }
+
+    func letGo() {
+        let first = isLetGo.withLock { wasLetGo -> Bool in
+            defer { wasLetGo = true }
+            return !wasLetGo
+        }
+        if first { release.signal() }
     }
 }
