@@ -188,6 +188,32 @@ final class RestartTests: XCTestCase {
         stop(third)
     }
 
+    func testAStoreThatCannotBeReadIs503StoreUnavailableAndTheSessionComesBackOnceItCan() throws {
+        let server = try serve()
+        let client = HTTPClient(port: server.port)
+        let simple = try XCTUnwrap(try client.post("/api/simple").json()["id"] as? String)
+        XCTAssertEqual(try client.post("/api/simple/\(simple)/inputs/buttonTap").status, 200)
+        stop(server)
+        // The sessions' table out of reach, as a botched migration or a hand in sqlite3 would leave it.
+        let database = try DatabaseQueue(path: self.database)
+        try database.write { db in try db.execute(sql: "ALTER TABLE bindery_session RENAME TO bindery_session_away") }
+
+        let restarted = try serve()
+        let again = HTTPClient(port: restarted.port)
+        let refused = try again.get("/api/simple/\(simple)")
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertEqual(try refused.json()["error"] as? String, "store_unavailable", refused.text)
+        XCTAssertTrue(refused.text.contains("try again"), refused.text)
+        // Nothing else is disturbed: a new session is made and answers.
+        let fresh = try XCTUnwrap(try again.post("/api/simple").json()["id"] as? String)
+        XCTAssertEqual(try again.post("/api/simple/\(fresh)/inputs/buttonTap").status, 200)
+
+        // Within reach again: asked again, the session is made from the store as it was.
+        try database.write { db in try db.execute(sql: "ALTER TABLE bindery_session_away RENAME TO bindery_session") }
+        XCTAssertEqual(try outputs(try again.get("/api/simple/\(simple)"))["backgroundColor"] as? String, "blue")
+        stop(restarted)
+    }
+
     func testWithoutAStoreARestartForgetsAsBefore() throws {
         let server = try serve(["--no-session-store"])
         let client = HTTPClient(port: server.port)
