@@ -102,6 +102,13 @@ final class LimitTests: XCTestCase {
         // A shared ViewModel's one session counts for nobody: joining it is never refused.
         server.server.application.register("everyone", shared: true) { _ in BurstTests.TickViewModel() }
         for _ in 0..<2 { XCTAssertEqual(try server.client.post("/api/everyone").status, 201) }
+        // And no one client ends it for everyone.
+        let everyone = try XCTUnwrap(try server.client.post("/api/everyone").json()["id"] as? String)
+        let delete = try server.client.request("DELETE", "/api/everyone/\(everyone)")
+        XCTAssertEqual(delete.status, 405, delete.text)
+        XCTAssertEqual(try delete.json()["error"] as? String, "method_not_allowed")
+        XCTAssertEqual(delete.header("Allow"), "GET, HEAD")
+        XCTAssertEqual(try server.client.get("/api/everyone/\(everyone)").status, 200, "still there")
         // A share comes back when a session goes.
         XCTAssertEqual(try server.client.request("DELETE", "/api/simple/\(mine[0])").status, 204)
         XCTAssertEqual(try server.client.post("/api/simple").status, 201)

@@ -83,7 +83,16 @@ struct APIRouter: Sendable {
                 }
             }
         case 2:
-            try allow(request, ["GET", "DELETE"])
+            // A shared ViewModel's session is everyone's: one client must not end
+            // it for all (and in a cluster it would end one node's replica only).
+            let isShared = application.isShared(path[0])
+            if isShared, request.method == "DELETE" {
+                throw HTTPError(
+                    status: 405, code: "method_not_allowed",
+                    message: "a shared ViewModel's session is everyone's: it cannot be deleted (it ends when it idles out)",
+                    headers: [("Allow", "GET, HEAD")])
+            }
+            try allow(request, isShared ? ["GET"] : ["GET", "DELETE"])
             if request.method == "DELETE" {
                 return try onSession(
                     { [application] session, done in

@@ -39,7 +39,8 @@ enum OpenAPI {
         for entry in catalog.viewModels {
             let base = "/api/\(entry.name)"
             // Each operation on a session, by id, so that a created session's id links to them.
-            var sessionOperations: [String] = ["snapshot-\(entry.name)", "dispose-\(entry.name)", "events-\(entry.name)"]
+            // A shared ViewModel's session is everyone's: it has no DELETE.
+            var sessionOperations: [String] = ["snapshot-\(entry.name)", "events-\(entry.name)"] + (entry.shared ? [] : ["dispose-\(entry.name)"])
             sessionOperations += entry.inputs.map { "input-\(entry.name)-\($0.name)" }
             sessionOperations += entry.outputs.filter { $0.kind == .driver }.map { "output-\(entry.name)-\($0.name)" }
             let created: JSONValue = [
@@ -59,17 +60,20 @@ enum OpenAPI {
                     "responses": .object(["201": created].merging(errors([403, 413, 415, 429, 503])) { a, _ in a }),
                 ]
             ]
-            paths["\(base)/{sid}"] = [
+            var session: [String: JSONValue] = [
                 "parameters": [sid],
                 "get": [
                     "operationId": .string("snapshot-\(entry.name)"), "summary": "Snapshot (JSON) or event stream (Accept: text/event-stream)",
                     "responses": .object(["200": snapshot].merging(errors([503])) { a, _ in a }),
                 ],
-                "delete": [
+            ]
+            if !entry.shared {
+                session["delete"] = [
                     "operationId": .string("dispose-\(entry.name)"), "summary": "Dispose the session",
                     "responses": .object(["204": ["description": "Disposed"]].merging(errors([403])) { a, _ in a }),
-                ],
-            ]
+                ]
+            }
+            paths["\(base)/{sid}"] = .object(session)
             paths["\(base)/{sid}/events"] = [
                 "parameters": [sid],
                 "get": [
