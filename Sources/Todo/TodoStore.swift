@@ -13,9 +13,10 @@ import Foundation
 /// then (`AnswerHold`) is durable before its POST is answered, and no thread
 /// of the sessions' pool waits for the disk meanwhile. In SQLite (the
 /// default) writes go through the database's writer thread and changes that
-/// arrive together are committed together (`GroupCommit`). In PostgreSQL (a cluster) each change takes its list's
-/// lock and offset (`ChangeLog`), so that the nodes apply every list's
-/// changes in one order and a page on any node sees those made on any other.
+/// arrive together are committed together (`GroupCommit`). In PostgreSQL (a
+/// cluster) each change takes its list's lock and offset (`ChangeLog`), so
+/// that the nodes apply every list's changes in one order and a page on any
+/// node sees those made on any other.
 ///
 /// A change reads and writes the rows it touches, and the list's new value
 /// is the old one with that change (a `KeyedList`): what every session that

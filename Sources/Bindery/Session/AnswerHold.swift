@@ -138,16 +138,17 @@ package final class PendingAnswer: @unchecked Sendable {
         release()
     }
 
-    /// Runs `timedOut` if the deadline has passed and the answer still waits.
+    /// Runs `timedOut` if the deadline has passed and the answer still waits;
+    /// whether the answer is done (so no longer needs watching).
     fileprivate func expireIfDue(_ now: ContinuousClock.Instant) -> Bool {
-        let timedOut = lock.withLock { () -> (() -> Void)? in
-            guard !isDone, let deadline, now >= deadline else { return nil }
+        let (timedOut, done) = lock.withLock { () -> ((() -> Void)?, Bool) in
+            guard !isDone, let deadline, now >= deadline else { return (nil, isDone) }
             isDone = true
             defer { (answer, self.timedOut, self.deadline) = (nil, nil, nil) }
-            return self.timedOut
+            return (self.timedOut, true)
         }
         timedOut?()
-        return timedOut != nil || lock.withLock { isDone }
+        return done
     }
 }
 
