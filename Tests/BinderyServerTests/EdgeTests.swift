@@ -117,6 +117,23 @@ final class EdgeTests: XCTestCase {
         // A page's own query may carry a new line; only a NUL is refused there.
         XCTAssertEqual(try server.client.get("/index.html?note=a%0Ab").status, 200)
     }
+
+    /// A raw NUL byte ends libmicrohttpd's copy of the target as a C string:
+    /// what follows it must not be dropped silently.
+    func testARawNulByteInTheRequestLineIsRefusedNotCutShort() throws {
+        let server = try TestServer()
+        let id = try server.createSession()
+        let host = "Host: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n"
+        try assertError(try server.client.raw("DELETE /api/simple/\(id)\u{0}junk HTTP/1.1\r\n\(host)"), 400, "invalid_url")
+        XCTAssertEqual(try server.client.get("/api/simple/\(id)").status, 200, "the session named before the NUL is still there")
+        let sessions = server.server.application.sessionCount
+        try assertError(try server.client.raw("POST /api/simple/\u{0}/inputs/buttonTap HTTP/1.1\r\n\(host)"), 400, "invalid_url")
+        try assertError(try server.client.raw("POST /api/simple\u{0}HTTP/1.1 HTTP/1.1\r\n\(host)"), 400, "invalid_url")
+        try assertError(try server.client.raw("GET /index.html?a=\u{0} HTTP/1.1\r\n\(host)"), 400, "invalid_url")
+        XCTAssertEqual(server.server.application.sessionCount, sessions, "nothing was created")
+        XCTAssertEqual(try server.client.raw("GET /api/simple/\(id) HTTP/1.1\r\n\(host)").status, 200, "a line without a NUL")
+        XCTAssertEqual(try server.client.raw("GET /api/simple/\(id) HTTP/1.1\n\(host)").status, 200, "a bare LF ends a line too")
+    }
 }
 
 /// Every page runs the server's own scripts only, is framed by no other

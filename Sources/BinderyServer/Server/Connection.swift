@@ -89,10 +89,10 @@ final class Connection: @unchecked Sendable {
     let isAdmitted: Bool
     /// The connection's socket, libmicrohttpd's: valid until `closed`.
     private let socket: Int32
-    /// Why the current request's target is refused (`RequestTarget`), seen before it was decoded.
+    /// The current request's target as seen before it was decoded (`RequestTarget`).
     /// Unchecked and unlocked: written by `requestLine` and read by `handle`'s first call, both
     /// on the connection's daemon thread, one after the other.
-    @exclusivity(unchecked) private var targetProblem: String?
+    @exclusivity(unchecked) private var target: RequestTarget.Scan?
 
     /// A connection libmicrohttpd just accepted from `peer`; `refusal` answers
     /// its first request (it was over a limit), whose headers then get `refusalDeadline`.
@@ -124,7 +124,7 @@ final class Connection: @unchecked Sendable {
 
     /// A request line arrived: its target, before libmicrohttpd decodes it.
     func requestLine(target: UnsafePointer<CChar>) {
-        targetProblem = RequestTarget.problem(target)
+        self.target = RequestTarget.scan(target)
     }
 
     /// libmicrohttpd's access handler: headers, then body pieces, then the end
@@ -155,7 +155,9 @@ final class Connection: @unchecked Sendable {
                 if let refusal = state.refusal {
                     return .result(queue(refusal.closing, in: &state, method: method, path: url))
                 }
-                if let problem = targetProblem {
+                if let problem = target?.problem
+                    ?? target.flatMap({ RequestTarget.endsBeforeVersion($0.end, version: cVersion) ? nil : RequestTarget.nulProblem })
+                {
                     let refusal = HTTPError(status: 400, code: "invalid_url", message: problem)
                     return .result(queue(server.refused(refusal, reason: .invalidURL, client: peer).closing, in: &state, method: method, path: url))
                 }
