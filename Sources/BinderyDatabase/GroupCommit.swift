@@ -1,3 +1,4 @@
+import Bindery
 import Foundation
 import GRDB
 
@@ -14,6 +15,12 @@ import GRDB
 /// throws undoes only itself. After the commit each write's completion runs,
 /// in the same order, before any write of the next batch. Between batches
 /// the writer serves whoever else writes to the database (the session store).
+///
+/// A write made in an input's turn holds the input's answer until its
+/// completion has run (`AnswerHold`), so the input is answered once the write
+/// is durable; if the database failed it (a full disk, a locked or failing
+/// file: `BinderyError.sqliteFailure`), the input is answered with that
+/// failure, not 200.
 ///
 /// Thread safety: `write` may be called from any thread and returns at once;
 /// writes and completions run on the database's writer thread.
@@ -55,6 +62,7 @@ public final class GroupCommit: @unchecked Sendable {
     /// (its changes undone) or the transaction failed.
     public func write<T>(_ write: @escaping (Database) throws -> T, completion: @escaping (Result<T, Error>) -> Void) {
         let outcome = Outcome<T>()
+        let answer = AnswerHold.take()
         let entry = Entry(
             run: { db in
                 do {
@@ -66,7 +74,15 @@ public final class GroupCommit: @unchecked Sendable {
                     outcome.result = .failure(error)
                 }
             },
-            finish: { failure in completion(failure.map { .failure($0) } ?? outcome.result!) })
+            finish: { failure in
+                let result = failure.map { .failure($0) } ?? outcome.result!
+                completion(result)
+                if case .failure(let error) = result, let storage = BinderyError.sqliteFailure(error) {
+                    answer?.release(failing: storage)
+                } else {
+                    answer?.release()
+                }
+            })
         let start = lock.withLock { () -> Bool in
             waiting.append(entry)
             defer { isCommitting = true }

@@ -31,6 +31,16 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     public let sqlState: String?
     /// Whether the connection is gone: the statement may or may not have run.
     public let connectionLost: Bool
+    /// The connection was lost as a transaction's `COMMIT` was sent: the
+    /// transaction may or may not have committed.
+    public var atCommit = false
+
+    /// What PostgreSQL or libpq said; `sqlState` if the server answered.
+    public init(message: String, sqlState: String?, connectionLost: Bool) {
+        self.message = message
+        self.sqlState = sqlState
+        self.connectionLost = connectionLost
+    }
 
     public var description: String { sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message }
 }
@@ -136,7 +146,12 @@ public final class PostgresConnection {
         try execute("BEGIN")
         do {
             let value = try body(self)
-            try execute("COMMIT")
+            do {
+                try execute("COMMIT")
+            } catch var error as PostgresError where error.connectionLost {
+                error.atCommit = true
+                throw error
+            }
             return value
         } catch {
             if isOK { _ = try? execute("ROLLBACK") }

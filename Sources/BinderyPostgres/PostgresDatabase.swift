@@ -1,3 +1,4 @@
+import Bindery
 import Foundation
 import Logging
 
@@ -49,10 +50,24 @@ public final class PostgresDatabase: @unchecked Sendable {
 
     /// Runs `body` in one transaction on this database's queue, later, then
     /// `completion` there with what it returned or threw: the caller's thread never waits.
+    ///
+    /// Called in an input's turn, it holds the input's answer until
+    /// `completion` has run (`AnswerHold`); if the database failed the
+    /// transaction (gone, restarting, full: `BinderyError.postgresFailure`),
+    /// the input is answered with that failure, not 200.
     public func asyncTransaction<T>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T, completion: @escaping @Sendable (Result<T, Error>) -> Void
     ) {
-        queue.async { [self] in completion(Result { try run { try $0.transaction(body) } }) }
+        let answer = AnswerHold.take()
+        queue.async { [self] in
+            let result = Result { try run { try $0.transaction(body) } }
+            completion(result)
+            if case .failure(let error) = result, let failure = BinderyError.postgresFailure(error) {
+                answer?.release(failing: failure)
+            } else {
+                answer?.release()
+            }
+        }
     }
 
     /// Runs the schema `statements` (`CREATE TABLE IF NOT EXISTS …`) in one

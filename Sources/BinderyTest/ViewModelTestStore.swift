@@ -193,6 +193,6 @@ public func applyAsInput(timeoutSeconds: Int = 10, _ send: () -> Void) -> Bool {
     send()
     guard let pending = turn.end() else { return true }
     let released = DispatchSemaphore(value: 0)
-    pending.whenReleased { released.signal() }
+    pending.whenReleased { _ in released.signal() }
     return released.wait(timeout: .now() + .seconds(timeoutSeconds)) == .success
 }

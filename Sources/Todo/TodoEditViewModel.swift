@@ -28,14 +28,19 @@ public final class TodoEditViewModel {
         save.withLatestFrom(draft).subscribe(onNext: { text in
             switch TodoStore.validate(text) {
             case .success(let title):
-                // Saved once committed: the input's answer waits for it.
+                // Saved once committed: the input's answer waits for it, and fails if the write did.
                 let answer = AnswerHold.take()
                 store.rename(item.id ?? -1, in: item.list, to: title) { result in
                     switch result {
-                    case .success: saves.accept(true)
-                    case .failure(let error): errors.accept("\(error)")
+                    case .success:
+                        saves.accept(true)
+                        answer?.release()
+                    case .failure(let refusal as TodoError):
+                        errors.accept(refusal.description)
+                        answer?.release()
+                    case .failure(let error):
+                        answer?.release(failing: error)
                     }
-                    answer?.release()
                 }
             case .failure(let problem):
                 errors.accept(problem.description)

@@ -9,8 +9,9 @@ import Foundation
 /// tabs and curl on one list id see one list, live. An input's change is
 /// handed to the store, and the input's answer is held until it has
 /// committed (`AnswerHold`): on disk before the input is answered, with no
-/// thread waiting for the disk. A title that is empty or too long is refused
-/// on `error` and nothing is written.
+/// thread waiting for the disk, and answered as a failure if the write failed
+/// (a full disk: 507). A title that is empty or too long is refused on
+/// `error` and nothing is written.
 public final class TodoListViewModel {
     /// `{"id": 3, "title": "oat milk"}`
     public struct Rename: Codable, Sendable {
@@ -66,13 +67,21 @@ public final class TodoListViewModel {
 
         let errors = PublishRelay<String>()
         error = errors.asSignal()
-        /// Starts a change, holding the input's answer until it is committed,
-        /// or says why it was refused.
+        /// Starts a change, holding the input's answer until it is committed:
+        /// a change the store refused is said on `error`, and any other failure
+        /// fails the answer (the store's database says how: a full disk, say).
         func attempt(_ change: (@escaping TodoStore.Completion) -> Void) {
             let answer = AnswerHold.take()
             change { result in
-                if case .failure(let error) = result { errors.accept("\(error)") }
-                answer?.release()
+                switch result {
+                case .success:
+                    answer?.release()
+                case .failure(let refusal as TodoError):
+                    errors.accept(refusal.description)
+                    answer?.release()
+                case .failure(let error):
+                    answer?.release(failing: error)
+                }
             }
         }
         add.subscribe(onNext: { title in

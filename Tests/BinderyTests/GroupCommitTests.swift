@@ -132,6 +132,41 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(try database.read { db in try Int.fetchAll(db, sql: "SELECT number FROM note") }, [2])
     }
 
+    /// In an input's turn a write holds the input's answer until it has
+    /// committed; a failure of the database's (not one the write threw)
+    /// fails the answer, saying what it was.
+    func testAWriteInAnInputsTurnHoldsItsAnswerAndTheDatabasesFailureFailsIt() throws {
+        let database = try BinderyDatabase.inMemory()
+        try database.write { db in try db.execute(sql: "CREATE TABLE note (number INTEGER)") }
+        let commits = GroupCommit(database)
+        struct Refused: Error {}
+        /// What the input the write is made in is answered with: nil for its snapshot.
+        func answer(_ write: @escaping (Database) throws -> Void) throws -> BinderyError? {
+            let turn = InputTurn()
+            turn.begin()
+            let completed = Locked(false)
+            commits.write(write) { _ in completed.withLock { $0 = true } }
+            let pending = try XCTUnwrap(turn.end(), "the write holds the answer")
+            let answered = DispatchSemaphore(value: 0)
+            let failure = Locked<BinderyError?>(nil)
+            pending.whenReleased { error in
+                XCTAssertTrue(completed.withLock { $0 }, "answered after the write's completion")
+                failure.withLock { $0 = error }
+                answered.signal()
+            }
+            XCTAssertEqual(answered.wait(timeout: .now() + 10), .success)
+            return failure.withLock { $0 }
+        }
+        XCTAssertNil(try answer { db in try db.execute(sql: "INSERT INTO note VALUES (1)") })
+        XCTAssertNil(try answer { _ in throw Refused() }, "the write's own refusal is its ViewModel's to tell")
+        let full = try answer { _ in throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
+        XCTAssertEqual(full?.code, .storageFull)
+        XCTAssertEqual(full?.applied, false)
+        XCTAssertFalse(full?.message.contains("database or disk") ?? true, "the database's words are for the log")
+        XCTAssertEqual(full?.cause?.contains("database or disk is full"), true)
+        XCTAssertEqual(try answer { _ in throw DatabaseError(resultCode: .SQLITE_BUSY) }?.code, .databaseUnavailable)
+    }
+
     private func waitUntil(_ what: String, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
         let deadline = Date().addingTimeInterval(10)
         while !condition(), Date() < deadline { usleep(1_000) }

@@ -142,6 +142,41 @@ final class AnswerHoldTests: XCTestCase {
         XCTAssertEqual(snapshot.outputs.first { $0.name == "done" }.map { String(decoding: $0.json, as: UTF8.self) }, "3")
     }
 
+    func testAHoldReleasedFailingAnswersTheFailureTheMostTellingOneWinning() async throws {
+        let session = try await application.createSession("started")
+        let answered = expectation(description: "answered")
+        let answer = Locked<Result<Snapshot, BinderyError>?>(nil)
+        session.send(input: "start", payload: Data("3".utf8)) { result in
+            answer.withLock { $0 = result }
+            answered.fulfill()
+        }
+        _ = try await session.snapshot()
+        struct DriverText: Error {}
+        // A ViewModel passes on what its store failed with; the store's own hold says what it was.
+        holds.withLock { $0[0]?.release(failing: DriverText()) }
+        holds.withLock { $0[1]?.release(failing: BinderyError(.storageFull, "full", applied: false, cause: "SQLite error 13")) }
+        holds.withLock { $0[2]?.release(failing: BinderyError(.databaseUnavailable, "later")) }
+        await fulfillment(of: [answered], timeout: 5)
+        guard case .failure(let error) = answer.withLock({ $0 }) else { return XCTFail("answered \(String(describing: answer.withLock { $0 }))") }
+        XCTAssertEqual(error.code, .storageFull)
+        XCTAssertEqual(error.applied, false)
+        XCTAssertEqual(error.cause, "SQLite error 13")
+
+        // Only errors that are not Bindery's: a 500 whose words are kept for the log.
+        let second = expectation(description: "answered")
+        session.send(input: "start", payload: Data("1".utf8)) { result in
+            answer.withLock { $0 = result }
+            second.fulfill()
+        }
+        _ = try await session.snapshot()
+        holds.withLock { $0[3]?.release(Result<Void, Error>.failure(DriverText())) }
+        await fulfillment(of: [second], timeout: 5)
+        guard case .failure(let generic) = answer.withLock({ $0 }) else { return XCTFail("answered \(String(describing: answer.withLock { $0 }))") }
+        XCTAssertEqual(generic.code, .viewModelFailed)
+        XCTAssertFalse(generic.message.contains("DriverText"), generic.message)
+        XCTAssertTrue(generic.cause?.contains("DriverText") ?? false)
+    }
+
     func testAnInputThatTakesNoHoldIsAnsweredInItsTurnAndOutsideATurnThereIsNoHold() async throws {
         let session = try await application.createSession("started")
         let (answered, done) = start(session, holding: 0)

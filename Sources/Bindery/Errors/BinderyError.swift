@@ -32,6 +32,11 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         /// The input was applied, but the work that holds its answer
         /// (`AnswerHold`) did not finish in time; sending it again would apply it twice.
         public static let answerTimeout = Code(rawValue: "answer_timeout")
+        /// The input's write found the disk full: it was not applied, and may be sent again once there is space.
+        public static let storageFull = Code(rawValue: "storage_full")
+        /// The input's write could not reach its database (gone, restarting,
+        /// failing): sending it again later may work; `applied` says whether it was applied.
+        public static let databaseUnavailable = Code(rawValue: "database_unavailable")
         /// The session was let go to its store as the request reached it: the
         /// request looks for it again (never answered to a client).
         package static let retired = Code(rawValue: "retired")
@@ -41,11 +46,20 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
     public let code: Code
     /// What happened, for a person.
     public let message: String
+    /// For an input's answer: whether the input was applied (`true`: sending it
+    /// again would apply it twice; `false`: it may be sent again), or nil if
+    /// that is not known or not the question.
+    public var applied: Bool?
+    /// What failed underneath (a database's own words), for the operator's
+    /// log: never sent to a client.
+    public var cause: String?
 
-    /// An error of kind `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
+    /// An error of kind `code` saying `message`; `applied` and `cause` as above.
+    public init(_ code: Code, _ message: String, applied: Bool? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
+        self.applied = applied
+        self.cause = cause
     }
 
     /// `code: message`.

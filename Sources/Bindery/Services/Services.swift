@@ -54,7 +54,7 @@ public final class Services: @unchecked Sendable {
                     entries[ObjectIdentifier(type)] = .made(service)
                     return service as! Service
                 } catch {
-                    throw BinderyError(.viewModelFailed, "the service \(type) could not be made: \(error)")
+                    throw BinderyError(.viewModelFailed, "the service \(type) could not be made", cause: "\(error)")
                 }
             case nil:
                 throw BinderyError(.viewModelFailed, "no service \(type) is registered (app.services.register)")

@@ -13,18 +13,25 @@ import Synchronization
 /// ```swift
 /// add.subscribe(onNext: { title in
 ///     let answer = AnswerHold.take()
-///     store.add(title, to: list) { result in
-///         if case .failure(let error) = result { errors.accept("\(error)") }
-///         answer?.release()
-///     }
+///     mailer.send(title) { result in answer?.release(result) }
 /// })
 /// ```
 ///
 /// The answer (the session's drivers) is then made in a turn after the last
 /// release, so it shows what the work emitted before it released its hold.
+/// Work that failed releases its hold failing (`release(failing:)`), and the
+/// input is answered with that failure instead: a `BinderyError` as it is,
+/// anything else as a 500 whose words go to the log, not to the client.
 /// A hold let go of without `release` releases itself. Outside an input's
 /// turn (a timer, a service's callback, a ViewModel tested on its own)
 /// `take()` is nil: there is no answer to hold.
+///
+/// Bindery's own durable writes take their hold themselves: a write through
+/// `GroupCommit` (SQLite) or `PostgresDatabase.asyncTransaction` in an
+/// input's turn holds the input's answer until it has committed, and a write
+/// that fails for the database's sake (a full disk, a database away) answers
+/// the input with that failure (507 `storage_full`, 503
+/// `database_unavailable`). A ViewModel need not take one for them.
 ///
 /// Thread safety: `take` in the input's turn; `release` from any thread, once
 /// (again is nothing).
@@ -46,6 +53,26 @@ public final class AnswerHold: Sendable {
     public func release() {
         guard !isReleased.exchange(true, ordering: .acquiringAndReleasing) else { return }
         pending.release()
+    }
+
+    /// The work failed: once every hold is released, the input is answered
+    /// with `error` rather than its snapshot. A `BinderyError` is answered as
+    /// it is; any other error as 500 `view_model_failed`, its text logged, not
+    /// sent. If several holds fail, the first `BinderyError` wins (a database
+    /// write's own hold says what failed better than a ViewModel that passes on
+    /// the same error), else the first failure.
+    public func release(failing error: Error) {
+        guard !isReleased.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let error = error as? BinderyError { return pending.release(failing: error) }
+        pending.release(failing: BinderyError(.viewModelFailed, "the work the input started failed", cause: "\(error)"), isGeneric: true)
+    }
+
+    /// `release()` if `result` is a success, `release(failing:)` with its error if not.
+    public func release<Value>(_ result: Result<Value, Error>) {
+        switch result {
+        case .success: release()
+        case .failure(let error): release(failing: error)
+        }
     }
 
     deinit { release() }
@@ -87,7 +114,8 @@ package final class InputTurn {
 }
 
 /// The answer to one input while holds are on it: answered once every hold
-/// is released, or told it timed out, whichever comes first; never both.
+/// is released (with the first failure a hold was released with, if any), or
+/// told it timed out, whichever comes first; never both.
 ///
 /// Thread safety: any thread.
 package final class PendingAnswer: @unchecked Sendable {
@@ -95,8 +123,13 @@ package final class PendingAnswer: @unchecked Sendable {
     // Guarded by `lock`.
     /// The holds not yet released, the input's turn counting as one while it runs.
     private var holds = 1
+    /// The failure the input is answered with: the first a hold was released
+    /// with, unless it was made from an error that was not a `BinderyError`
+    /// (`failureIsGeneric`) and a `BinderyError` came later.
+    private var failure: BinderyError?
+    private var failureIsGeneric = false
     /// What answers once none are left.
-    private var answer: (() -> Void)?
+    private var answer: ((BinderyError?) -> Void)?
     /// What answers if the holds outlast the limit.
     private var timedOut: (() -> Void)?
     /// When `timedOut` is due, if there is a limit and the answer still waits.
@@ -110,23 +143,27 @@ package final class PendingAnswer: @unchecked Sendable {
         lock.withLock { holds += 1 }
     }
 
-    fileprivate func release() {
-        let (answer, wasWatched) = lock.withLock { () -> ((() -> Void)?, Bool) in
+    fileprivate func release(failing error: BinderyError? = nil, isGeneric: Bool = false) {
+        let (answer, first, wasWatched) = lock.withLock { () -> (((BinderyError?) -> Void)?, BinderyError?, Bool) in
             holds -= 1
-            guard holds == 0, !isDone, let answer = self.answer else { return (nil, false) }
+            if let error, failure == nil || (failureIsGeneric && !isGeneric) { (failure, failureIsGeneric) = (error, isGeneric) }
+            guard holds == 0, !isDone, let answer = self.answer else { return (nil, nil, false) }
             isDone = true
             defer { (self.answer, timedOut, deadline) = (nil, nil, nil) }
-            return (answer, deadline != nil)
+            return (answer, failure, deadline != nil)
         }
         if wasWatched { HeldAnswerDeadlines.shared.remove(self) }
-        answer?()
+        answer?(first)
     }
 
     /// The input's turn has ended: `answer` runs once every hold is released
-    /// (on the thread that releases the last one), or `timedOut` does if
-    /// they are not all released within `limit` (on the deadlines' timer thread,
-    /// within a quarter of a second after it).
-    package func whenReleased(within limit: Duration? = nil, _ answer: @escaping () -> Void, orElse timedOut: @escaping () -> Void = {}) {
+    /// (on the thread that releases the last one), with the first failure one
+    /// was released with, or `timedOut` does if they are not all released
+    /// within `limit` (on the deadlines' timer thread, within a quarter of a
+    /// second after it).
+    package func whenReleased(
+        within limit: Duration? = nil, _ answer: @escaping (BinderyError?) -> Void, orElse timedOut: @escaping () -> Void = {}
+    ) {
         let watch = lock.withLock { () -> Bool in
             self.answer = answer
             self.timedOut = timedOut

@@ -113,7 +113,7 @@ package final class Session: @unchecked Sendable {
                 defer { broadcast.releaseWakes() }
                 let pending = input?.end()
                 if let failure {
-                    pending?.whenReleased {}
+                    pending?.whenReleased { _ in }
                     return completion(.failure(failure))
                 }
                 if let pending { return answerOnceReleased(pending, answer, completion) }
@@ -126,14 +126,24 @@ package final class Session: @unchecked Sendable {
     }
 
     /// Answers an input whose work holds its answer: in a turn after the last
-    /// release, or 504 `answer_timeout` if that takes longer than `heldAnswerTimeout`.
+    /// release (with the failure a hold was released with, logged with its
+    /// cause), or 504 `answer_timeout` if that takes longer than `heldAnswerTimeout`.
     private func answerOnceReleased<T>(
         _ pending: PendingAnswer, _ answer: @escaping () throws -> T, _ completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         let limit = limits.heldAnswerTimeout
         pending.whenReleased(
             within: limit,
-            { [self] in perform(answer: answer, completion: completion) },
+            { [self] failure in
+                guard let failure else { return perform(answer: answer, completion: completion) }
+                limits.logger.error(
+                    "input failed",
+                    metadata: [
+                        "session": "\(id)", "view_model": "\(viewModelName)", "error": "\(failure.code.rawValue)",
+                        "cause": "\(failure.cause ?? failure.message)",
+                    ])
+                scheduler.async { completion(.failure(failure)) }
+            },
             orElse: { [self] in
                 scheduler.async {
                     completion(
@@ -141,7 +151,8 @@ package final class Session: @unchecked Sendable {
                             BinderyError(
                                 .answerTimeout,
                                 "the input was applied, but the work it started did not finish within \(limit.components.seconds) s; "
-                                    + "what it does when it finishes reaches the event stream (sending the input again would apply it twice)")))
+                                    + "what it does when it finishes reaches the event stream (sending the input again would apply it twice)",
+                                applied: true)))
                 }
             })
     }
@@ -150,8 +161,16 @@ package final class Session: @unchecked Sendable {
         isRetired ? BinderyError(.retired, "session \(id) was let go to its store") : BinderyError(.unknownSession, "session \(id) was disposed")
     }
 
+    /// `error` as a client is told it: a `BinderyError` as it is, anything
+    /// else without its words (they may be a database's), which are logged.
     private func problem(_ error: Error) -> BinderyError {
-        error as? BinderyError ?? BinderyError(.viewModelFailed, "\(viewModelName): \(error)")
+        let problem = error as? BinderyError ?? BinderyError(.viewModelFailed, "\(viewModelName) failed", cause: "\(error)")
+        if let cause = problem.cause {
+            limits.logger.error(
+                "ViewModel failed",
+                metadata: ["session": "\(id)", "view_model": "\(viewModelName)", "error": "\(problem.message)", "cause": "\(cause)"])
+        }
+        return problem
     }
 
     /// Makes the ViewModel with `make` and subscribes to its outputs, in the
@@ -213,7 +232,7 @@ package final class Session: @unchecked Sendable {
             } catch let error as BinderyError {
                 throw error
             } catch {
-                throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created: \(error)")
+                throw BinderyError(.viewModelFailed, "\(viewModelName) could not be created", cause: "\(error)")
             }
             return try ViewModelPorts(viewModel, declaredOutputs: declaredOutputs)
         }

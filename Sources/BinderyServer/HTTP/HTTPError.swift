@@ -1,7 +1,8 @@
 import Bindery
 import Foundation
 
-/// An error answered as JSON `{"error": "<code>", "message": "<text>"}` with its status.
+/// An error answered as JSON `{"error": "<code>", "message": "<text>"}` with
+/// its status, and `"applied": true|false` where an input's answer knows it.
 struct HTTPError: Error, Sendable {
     /// The HTTP status code.
     let status: Int
@@ -9,8 +10,10 @@ struct HTTPError: Error, Sendable {
     let code: String
     /// What went wrong, for a person.
     let message: String
-    /// Extra headers (`Allow` for 405).
+    /// Extra headers (`Allow` for 405, `Retry-After`).
     var headers: [(String, String)] = []
+    /// Whether the input this answers was applied, where that is known and matters.
+    var applied: Bool?
 
     /// 404 for a path the API does not have.
     static func notFound(_ message: String) -> HTTPError { HTTPError(status: 404, code: "not_found", message: message) }
@@ -31,12 +34,24 @@ struct HTTPError: Error, Sendable {
         case .limitReached, .storeUnavailable: status = 503
         case .tooManySessions: status = 429
         case .answerTimeout: status = 504
+        case .databaseUnavailable:
+            status = 503
+            headers = [("Retry-After", String(Self.databaseRetrySeconds))]
+        case .storageFull:
+            status = 507
+            headers = [("Retry-After", String(Self.storageRetrySeconds))]
         default: status = 500
         }
         // A session let go as the request reached it is looked for again; if it still leaks out, it is not there.
         code = error.code == .retired ? BinderyError.Code.unknownSession.rawValue : error.code.rawValue
         message = error.message
+        applied = error.applied
     }
+
+    /// `Retry-After` of 503 `database_unavailable`: a database restarting is back in seconds.
+    static let databaseRetrySeconds = 2
+    /// `Retry-After` of 507 `storage_full`: space comes back when someone makes it.
+    static let storageRetrySeconds = 30
 
     init(status: Int, code: String, message: String, headers: [(String, String)] = []) {
         self.status = status
@@ -64,6 +79,12 @@ struct HTTPError: Error, Sendable {
     /// The error as a JSON response.
     var response: Response { .json(body, status: status, headers: headers) }
 
-    /// `{"error": "<code>", "message": "<text>"}`.
-    var body: Data { (try? JSONEncoder.bindery.encode(["error": code, "message": message])) ?? Data() }
+    /// `{"error": "<code>", "message": "<text>"}`, with `"applied"` if known.
+    var body: Data { (try? JSONEncoder.bindery.encode(Body(error: code, message: message, applied: applied))) ?? Data() }
+
+    private struct Body: Encodable {
+        let error: String
+        let message: String
+        let applied: Bool?
+    }
 }

@@ -34,6 +34,8 @@ final class Telemetry: Sendable {
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
     private let inputs = Locked<[String: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
     private let sessions = Locked<[String: CoreMetrics.Gauge]>([:])
+    /// By error code: the server's own codes only, a short list.
+    private let inputFailures = Locked<[String: CoreMetrics.Counter]>([:])
     /// Whether a name from a request's path is a registered ViewModel: only
     /// those get series of their own, so no client can make new ones.
     private let isRegistered: @Sendable (String) -> Bool
@@ -123,10 +125,22 @@ final class Telemetry: Sendable {
         logger.info("request", metadata: metadata)
     }
 
-    /// An input the session refused: its code and message, at notice level.
+    /// An input the session refused: its code and message, at notice level;
+    /// one whose work failed (5xx) counted by its code too.
     func inputRefused(_ route: RouteLabel, status: Int, body: Data) {
-        guard logger.logLevel <= .notice else { return }
+        let failed = status >= 500 && registry != nil
+        guard logger.logLevel <= .notice || failed else { return }
         let error = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        if failed, let code = error?["error"] as? String {
+            inputFailures.withLock { counters -> CoreMetrics.Counter? in
+                if let counter = counters[code] { return counter }
+                guard let factory else { return nil }
+                let counter = Counter(label: "bindery_inputs_failed_total", dimensions: [("error", code)], factory: factory)
+                counters[code] = counter
+                return counter
+            }?.increment()
+        }
+        guard logger.logLevel <= .notice else { return }
         logger.notice(
             "input refused",
             metadata: [

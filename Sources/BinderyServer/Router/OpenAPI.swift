@@ -89,7 +89,7 @@ enum OpenAPI {
                         "operationId": .string("input-\(entry.name)-\(input.name)"),
                         "summary": .string("Send \(input.name)" + (isVoid ? " (no body, or null)" : "")),
                         "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
-                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415, 503, 504])) { a, _ in a }),
+                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415, 503, 504, 507])) { a, _ in a }),
                     ],
                 ]
             }
@@ -115,7 +115,8 @@ enum OpenAPI {
             "components": [
                 "schemas": [
                     "Error": [
-                        "type": "object", "required": ["error", "message"], "properties": ["error": ["type": "string"], "message": ["type": "string"]],
+                        "type": "object", "required": ["error", "message"],
+                        "properties": ["error": ["type": "string"], "message": ["type": "string"], "applied": ["type": "boolean"]],
                     ],
                     "Snapshot": [
                         "type": "object", "required": ["id", "viewModel", "lastEventId", "outputs"],

@@ -1,0 +1,118 @@
+import BinderyLoopback
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An input whose write fails is answered as a failure, saying whether it
+/// was applied, and never with the database's own words: a 2xx means the
+/// change is on disk, whatever the disk does.
+final class StorageFailureTests: XCTestCase {
+    /// A real full disk: the database on a small tmpfs that a filler file
+    /// fills up (mounting needs root, which CI has).
+    func testAFullDiskIsAnswered507AndEveryAnsweredAddIsKeptAndNoOtherIs() throws {
+        let disk = try SmallDisk(megabytes: 4)
+        defer { disk.unmount() }
+        let database = disk.path + "/bindery.sqlite"
+        let server = try serve(database)
+        let client = HTTPClient(port: server.port)
+        let created = try client.post("/api/todos", json: #"{"list": "full"}"#)
+        let id = try XCTUnwrap(created.json()["id"] as? String, created.text)
+        let stream = try SSEClient(port: server.port, path: "/api/todos/\(id)/events")
+
+        var answered: [String] = []
+        var refusals: [HTTPResponse] = []
+        func add(_ title: String) throws -> HTTPResponse {
+            let response = try client.post("/api/todos/\(id)/inputs/add", json: "\"\(title)\"")
+            if (200..<300).contains(response.status) { answered.append(title) } else { refusals.append(response) }
+            return response
+        }
+        for index in 0..<20 { XCTAssertEqual(try add("before-\(index)").status, 200) }
+
+        let filler = disk.fill()
+        // The log may take a few more within the space it already has; not many.
+        var index = 0
+        while refusals.isEmpty, index < 5_000 {
+            _ = try add("full-\(index)")
+            index += 1
+        }
+        let refusal = try XCTUnwrap(refusals.first, "\(index) adds on a full disk, all answered 2xx")
+        XCTAssertEqual(refusal.status, 507, refusal.text)
+        let body = try refusal.json()
+        XCTAssertEqual(body["error"] as? String, "storage_full")
+        XCTAssertEqual(body["applied"] as? Bool, false)
+        XCTAssertNotNil(refusal.header("Retry-After"))
+        XCTAssertFalse(refusal.text.lowercased().contains("sqlite"), refusal.text)
+
+        // Space again: the very next add goes through.
+        try FileManager.default.removeItem(atPath: filler)
+        XCTAssertEqual(try add("after").status, 200)
+
+        let metrics = try client.get("/metrics").text
+        XCTAssertTrue(metrics.contains(#"bindery_inputs_failed_total{error="storage_full"}"#), metrics)
+        var streamed = ""
+        while let event = try? stream.next(timeout: 0.5) { streamed += "\(event)\n" }
+        XCTAssertFalse(streamed.lowercased().contains("sqlite"), streamed)
+        XCTAssertFalse(streamed.lowercased().contains("disk is full"), streamed)
+
+        server.send(SIGTERM)
+        XCTAssertEqual(server.waitForExit(timeout: 10), 0)
+        XCTAssertTrue(server.standardError.contains("storage_full"), "the operator is told, with the cause: \(server.standardError.suffix(2_000))")
+        XCTAssertTrue(server.standardError.contains("disk is full"), "the cause is logged")
+
+        let restarted = try serve(database)
+        let kept = try titles(restarted.port, list: "full")
+        XCTAssertEqual(kept, answered, "exactly the adds answered 2xx, in order")
+        restarted.send(SIGTERM)
+        XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
+    }
+
+    private func serve(_ database: String) throws -> ServerProcess {
+        try ServerProcess(
+            ServerProcess.binderyExecutable,
+            arguments: [
+                "serve", "--port", "0", "--database", database, "--log-level", "notice",
+                "--public-directory", TestServer.publicDirectory.path,
+            ])
+    }
+
+    private func titles(_ port: UInt16, list: String) throws -> [String] {
+        let created = try HTTPClient(port: port).post("/api/todos", json: #"{"list": "\#(list)"}"#)
+        XCTAssertEqual(created.status, 201, created.text)
+        let outputs = try XCTUnwrap(created.json()["outputs"] as? [String: Any])
+        return (outputs["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+}
+
+/// A tmpfs of a few megabytes of its own, for a disk that fills up for real.
+struct SmallDisk {
+    let path: String
+
+    init(megabytes: Int) throws {
+        guard geteuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root (CI runs as root)") }
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("small-disk-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard mount("tmpfs", path, "tmpfs", 0, "size=\(megabytes)m") == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: path)
+            throw XCTSkip("cannot mount a tmpfs here: \(reason)")
+        }
+    }
+
+    /// Fills what is left with a file; its path.
+    func fill() -> String {
+        let filler = path + "/filler"
+        let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let chunk = [UInt8](repeating: 0xAB, count: 4_096)
+        while chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        close(fd)
+        return filler
+    }
+
+    func unmount() {
+        umount2(path, Int32(MNT_DETACH))
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
