@@ -37,6 +37,8 @@ public final class ChangeLog: @unchecked Sendable {
     private let others = Mutex<[String: @Sendable (String) -> Void]>([:])
     private let url: String
     private let pollInterval: Duration
+    /// Whether the last read failed: an outage is logged once, and its end.
+    private let readFailing = Atomic<Bool>(false)
 
     private final class Follower: @unchecked Sendable {
         /// The offset of the next change to deliver.
@@ -92,6 +94,13 @@ public final class ChangeLog: @unchecked Sendable {
 
     /// Stops listening.
     public func stop() { listener.withLock { $0 }?.stop() }
+
+    /// Whether this node hears from the database: it listens, and its last
+    /// read of changes worked. While it does not, what the node shows of
+    /// shared values may be behind (it catches up once the database is back).
+    public var isConnected: Bool {
+        listenerBackendPID != 0 && !readFailing.load(ordering: .relaxed)
+    }
 
     /// The listening connection's server process (for tests that end it).
     public var listenerBackendPID: Int32 { listener.withLock { $0 }?.backendPID ?? 0 }
@@ -195,7 +204,7 @@ public final class ChangeLog: @unchecked Sendable {
         guard !topics.isEmpty else { return }
         reader.async { [self] connection in
             guard case .success(let db) = connection else {
-                if case .failure(let error) = connection { logger.warning("changes not read", metadata: ["error": "\(error)"]) }
+                if case .failure(let error) = connection { readFailed(error) }
                 return
             }
             for topic in topics {
@@ -219,10 +228,17 @@ public final class ChangeLog: @unchecked Sendable {
                         after = end
                     }
                 } catch {
-                    logger.warning("changes not read", metadata: ["topic": "\(topic)", "error": "\(error)"])
+                    // The next wake (a notification, the poll, the listener back) reads again.
+                    return readFailed(error)
                 }
             }
+            if readFailing.exchange(false, ordering: .relaxed) { logger.info("changes read again") }
         }
+    }
+
+    private func readFailed(_ error: Error) {
+        guard !readFailing.exchange(true, ordering: .relaxed) else { return }
+        logger.warning("changes not read; reading them by offset once the database is back", metadata: ["error": "\(error)"])
     }
 
     /// Delivers `changes` (in offset order) in their place: now if they are

@@ -69,9 +69,12 @@ public final class PostgresConnection {
     private let handle: OpaquePointer
 
     /// Connects to `url` (`postgres://user@host:port/database`, or any libpq
-    /// connection string), within `connect_timeout` if the URL says one.
+    /// connection string). Unless the URL says otherwise, a connect gives up
+    /// after 5 s and a server that stops answering (a network gone, a paused
+    /// host) is noticed within about 10 s (`defaults`): a connection that
+    /// hangs would hold its queue, and every caller behind it, for good.
     public init(url: String) throws {
-        guard let handle = PQconnectdb(url) else { throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil, connectionLost: true) }
+        guard let handle = PQconnectdb(Self.withDefaults(url)) else { throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil, connectionLost: true) }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             PQfinish(handle)
@@ -84,8 +87,38 @@ public final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
+    /// libpq's settings a Bindery connection has unless its URL names them:
+    /// a connect's limit, and TCP keep-alives and a send limit that notice a
+    /// server gone silent.
+    static let defaults = [
+        ("connect_timeout", "5"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+        ("tcp_user_timeout", "10000"),
+    ]
+
+    /// `url` with `defaults` it does not set: as query parameters of a
+    /// `postgres://` URL, as `key=value` words of a connection string.
+    package static func withDefaults(_ url: String) -> String {
+        let missing = defaults.filter { !url.contains("\($0.0)=") }
+        guard !missing.isEmpty else { return url }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            let separator = url.contains("?") ? "&" : "?"
+            return url + separator + missing.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        }
+        return url + " " + missing.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    }
+
     /// Whether the connection still works, as far as libpq knows.
     public var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether the server is still there, as far as an idle connection that
+    /// does not listen can tell without a round trip: nothing is due on it, so
+    /// a socket with something to read holds the server's goodbye (it
+    /// restarted, or ended this connection: its last words, then the end).
+    var looksAlive: Bool {
+        guard isOK else { return false }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 0
+    }
 
     /// The connection's socket, to wait on for notifications.
     var socket: Int32 { PQsocket(handle) }

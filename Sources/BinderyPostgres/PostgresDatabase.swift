@@ -14,8 +14,10 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// The URL it connects to.
     public let url: String
     private let queue: DispatchQueue
-    /// Touched only on `queue`.
+    // Touched only on `queue`.
     private var connection: PostgresConnection?
+    /// The last failed connect, how many in a row, and what libpq said.
+    private var lastFailure: (at: ContinuousClock.Instant, count: Int, message: String)?
 
     /// The database at `url`; `name` labels its queue. Nothing connects until the first call.
     public init(url: String, name: String) {
@@ -81,15 +83,37 @@ public final class PostgresDatabase: @unchecked Sendable {
     }
 
     private func run<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try self.connection ?? PostgresConnection(url: url)
-        self.connection = connection
+        let connection = try connect()
+        // Lost during `body`, whether `body` threw or caught it: the next call connects anew.
+        defer { if !connection.isOK { self.connection = nil } }
+        return try body(connection)
+    }
+
+    /// The connection, made now if there is none (or it was closed while it
+    /// idled); while the server is away,
+    /// a new attempt at most every `backoff` (50 ms doubling to 2 s), failing
+    /// at once in between: a call meanwhile is refused fast, not after a
+    /// connect that cannot succeed.
+    private func connect() throws -> PostgresConnection {
+        // A server that restarted or ended this connection while it idled has
+        // closed its socket: found out here, not by the caller's first statement.
+        if let connection, connection.looksAlive { return connection }
+        connection = nil
+        if let lastFailure, ContinuousClock.now < lastFailure.at + backoff(lastFailure.count) {
+            throw PostgresError(message: lastFailure.message, sqlState: nil, connectionLost: true)
+        }
         do {
-            return try body(connection)
-        } catch {
-            if !connection.isOK { self.connection = nil }
+            let connection = try PostgresConnection(url: url)
+            self.connection = connection
+            lastFailure = nil
+            return connection
+        } catch let error as PostgresError {
+            lastFailure = (ContinuousClock.now, (lastFailure?.count ?? 0) + 1, error.message)
             throw error
         }
     }
+
+    private func backoff(_ failures: Int) -> Duration { .milliseconds(min(2_000, 50 << min(failures - 1, 6))) }
 
     /// `url` without its password, for logs.
     public static func redacted(_ url: String) -> String {

@@ -607,6 +607,7 @@ extension Application {
         let shared = try PostgresSharedSessions(
             url: url, node: node, changes: changes, application: self, logger: logger, leaseTime: configuration.sharedSessionLease,
             answerTimeout: configuration.sharedSessionAnswerTimeout)
+        readiness.add { changes.isConnected ? nil : "this node cannot reach its shared database; it serves what it has" }
         changes.start()
         shared.start()
         return changes

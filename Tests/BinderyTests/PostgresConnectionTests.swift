@@ -57,10 +57,33 @@ final class PostgresConnectionTests: XCTestCase {
         let pid = try database.sync { $0.backendPID }
         let admin = try PostgresConnection(url: url)
         try admin.execute("SELECT pg_terminate_backend($1::int)", [.int(Int64(pid))])
-        // The first call finds the connection gone; the next connects again.
-        _ = try? database.sync { try $0.execute("SELECT 1") }
+        let deadline = Date().addingTimeInterval(10)
+        while try admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = $1::int", [.int(Int64(pid))]).count > 0, Date() < deadline {
+            usleep(10_000)
+        }
+        // Ended while it idled: noticed before the next statement, which runs on a new connection.
         XCTAssertEqual(try database.sync { try $0.execute("SELECT 1").first?[0] }, .int(1))
         XCTAssertNotEqual(try database.sync { $0.backendPID }, pid)
+    }
+
+    func testAConnectionLostUnderACallerThatCaughtTheErrorIsMadeAgain() throws {
+        let database = PostgresDatabase(url: try TestPostgres.freshDatabase(), name: "test")
+        let pid = try database.sync { db in
+            defer { _ = try? db.execute("SELECT pg_terminate_backend(pg_backend_pid())") }
+            return db.backendPID
+        }
+        XCTAssertEqual(try database.sync { try $0.execute("SELECT 1").first?[0] }, .int(1))
+        XCTAssertNotEqual(try database.sync { $0.backendPID }, pid)
+    }
+
+    func testAConnectionHasLimitsUnlessItsURLSetsThem() {
+        let plain = PostgresConnection.withDefaults("postgres://bindery@127.0.0.1:5432/bindery")
+        XCTAssertTrue(plain.hasPrefix("postgres://bindery@127.0.0.1:5432/bindery?connect_timeout=5&"), plain)
+        XCTAssertTrue(plain.contains("tcp_user_timeout=10000") && plain.contains("keepalives_idle=5"), plain)
+        let own = PostgresConnection.withDefaults("postgres://h/db?sslmode=disable&connect_timeout=30")
+        XCTAssertTrue(own.hasPrefix("postgres://h/db?sslmode=disable&connect_timeout=30&keepalives_idle=5"), own)
+        XCTAssertEqual(own.components(separatedBy: "connect_timeout=").count, 2, "the URL's own is kept, not doubled")
+        XCTAssertTrue(PostgresConnection.withDefaults("host=h dbname=db").hasPrefix("host=h dbname=db connect_timeout=5 "))
     }
 }
 

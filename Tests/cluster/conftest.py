@@ -94,6 +94,42 @@ class Cluster:
             assert time.monotonic() < deadline, f"session {session} was not stored with {text}"
             time.sleep(0.05)
 
+    def postgres_home(self):
+        """Where this cluster's PostgreSQL keeps its files (script/postgres may have put them in /tmp)."""
+        home = os.path.join(self.directory, "postgres")
+        moved = os.path.join(home, "postgres.path")
+        if os.path.exists(moved):
+            with open(moved) as file:
+                home = file.read().strip()
+        return home
+
+    def kill_postgres(self):
+        """`kill -9` of PostgreSQL's server and every process it started: a crash, not a shutdown."""
+        with open(os.path.join(self.postgres_home(), "data", "postmaster.pid")) as file:
+            postmaster = int(file.readline())
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+        for pid in [postmaster, *map(int, children)]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 10
+        while any(os.path.exists(f"/proc/{pid}") for pid in [postmaster, *map(int, children)]):
+            assert time.monotonic() < deadline, "PostgreSQL did not die"
+            time.sleep(0.02)
+
+    def start_postgres(self):
+        """Starts this cluster's PostgreSQL again on its port (after a crash: it recovers from its log)."""
+        started = subprocess.run([os.path.join(ROOT, "script", "postgres"), "start", os.path.join(self.directory, "postgres")],
+                                 capture_output=True, text=True, timeout=120)
+        assert started.returncode == 0, started.stderr
+
+    def psql(self, sql):
+        """What `sql` answers in the cluster's database, as lines."""
+        result = subprocess.run(["psql", self.database, "-tAc", sql], capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        return [line for line in result.stdout.splitlines() if line]
+
     def access_log(self):
         with open(os.path.join(self.directory, "nginx", "access.log"), encoding="utf-8") as file:
             return file.read().splitlines()

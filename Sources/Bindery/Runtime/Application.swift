@@ -11,6 +11,8 @@ public final class Application: @unchecked Sendable {
     public let configuration: RuntimeConfiguration
     /// What the ViewModels need from outside, handed to every factory.
     public let services = Services()
+    /// What keeps the process from serving as it should (`/readyz`).
+    public let readiness = Readiness()
     /// How subscriptions write their items, each event encoded once when a
     /// session publishes it: given by whoever serves the application
     /// (`BinderyApp`: server-sent events).

@@ -12,8 +12,9 @@ struct Router: Sendable {
     let pageHeaders: [(String, String)]
     /// The app's authentication, which every `/api` request goes through first.
     let authenticate: Authenticator?
-    /// Whether the server accepts requests (`/readyz`).
-    let isReady: @Sendable () -> Bool
+    /// Why the server is not ready (`/readyz`): it does not accept requests, or
+    /// the application says why (`Readiness`); nil when it is.
+    let whyNotReady: @Sendable () -> String?
     /// The metrics in Prometheus' text format (`/metrics`), nil when they are off.
     let metrics: @Sendable () -> Data?
 
@@ -130,7 +131,7 @@ struct Router: Sendable {
         case "healthz":
             return Self.healthy
         case "readyz":
-            guard isReady() else { throw HTTPError(status: 503, code: "not_ready", message: "the server is not accepting requests") }
+            if let problem = whyNotReady() { throw HTTPError(status: 503, code: "not_ready", message: problem) }
             return .json(Data(#"{"status":"ready"}"#.utf8))
         default:
             guard let text = metrics() else { throw HTTPError.notFound("metrics are off (--no-metrics)") }

@@ -43,7 +43,10 @@ public final class Server: @unchecked Sendable {
             client: ClientFiles(),
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
             authenticate: configuration.authenticate,
-            isReady: { daemon.server?.isReady ?? false },
+            whyNotReady: { [weak application] in
+                guard daemon.server?.isReady ?? false else { return "the server is not accepting requests" }
+                return application?.readiness.problem
+            },
             metrics: { [weak application] in
                 telemetry.scrape(
                     connections: daemon.server?.connectionCount ?? 0, streams: admission.count,
