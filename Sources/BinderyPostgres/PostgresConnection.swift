@@ -74,7 +74,9 @@ public final class PostgresConnection {
     /// host) is noticed within about 10 s (`defaults`): a connection that
     /// hangs would hold its queue, and every caller behind it, for good.
     public init(url: String) throws {
-        guard let handle = PQconnectdb(Self.withDefaults(url)) else { throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil, connectionLost: true) }
+        guard let handle = PQconnectdb(Self.withDefaults(url)) else {
+            throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil, connectionLost: true)
+        }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             PQfinish(handle)
