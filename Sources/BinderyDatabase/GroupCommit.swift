@@ -16,6 +16,12 @@ import GRDB
 /// in the same order, before any write of the next batch. Between batches
 /// the writer serves whoever else writes to the database (the session store).
 ///
+/// A write made for an input that came with a client's key
+/// (`Idempotency-Key`) records the input's receipt in its savepoint (table
+/// `bindery_input_receipt`, kept `receiptLifetime`): the same input applied
+/// again (after a crash, a repeat the session no longer remembers) finds it
+/// there, and its write is undone and answered as a repeat.
+///
 /// A write made in an input's turn holds the input's answer until its
 /// completion has run (`AnswerHold`), so the input is answered once the write
 /// is durable; if the database failed it (a full disk, a locked or failing
@@ -27,6 +33,8 @@ import GRDB
 public final class GroupCommit: @unchecked Sendable {
     private let database: any DatabaseWriter
     private let endOfBatch: @Sendable () -> Void
+    /// The inputs' receipts (touched on the writer thread only).
+    private let receipts: Receipts
     private let lock = NSLock()
     // Guarded by `lock`.
     private var waiting: [Entry] = []
@@ -34,6 +42,8 @@ public final class GroupCommit: @unchecked Sendable {
     private var isCommitting = false
 
     private struct Entry {
+        /// The receipt the write records, if its input came with a client's key.
+        let receipt: InputReceipt?
         /// Runs the write in the open transaction, keeping its outcome.
         let run: (Database) -> Void
         /// Once the transaction is over: the write's outcome, or the transaction's failure.
@@ -47,9 +57,10 @@ public final class GroupCommit: @unchecked Sendable {
 
     /// Writes to `database`; `endOfBatch` runs after each batch, committed or
     /// not, before the batch's completions.
-    public init(_ database: any DatabaseWriter, endOfBatch: @escaping @Sendable () -> Void = {}) {
+    public init(_ database: any DatabaseWriter, receiptLifetime: Duration = .seconds(86_400), endOfBatch: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.endOfBatch = endOfBatch
+        receipts = Receipts(lifetime: receiptLifetime)
     }
 
     /// Writes waiting for the next transaction, and whether one is queued or committing (tests).
@@ -63,10 +74,13 @@ public final class GroupCommit: @unchecked Sendable {
     public func write<T>(_ write: @escaping (Database) throws -> T, completion: @escaping (Result<T, Error>) -> Void) {
         let outcome = Outcome<T>()
         let answer = AnswerHold.take()
+        let receipt = InputReceipt.take()
         let entry = Entry(
+            receipt: receipt,
             run: { db in
                 do {
                     try db.inSavepoint {
+                        if let receipt { try Receipts.record(receipt, in: db) }
                         outcome.result = .success(try write(db))
                         return .commit
                     }
@@ -77,8 +91,8 @@ public final class GroupCommit: @unchecked Sendable {
             finish: { failure in
                 let result = failure.map { .failure($0) } ?? outcome.result!
                 completion(result)
-                if case .failure(let error) = result, let storage = BinderyError.sqliteFailure(error) {
-                    answer?.release(failing: storage)
+                if case .failure(let error) = result, let failing = error as? BinderyError ?? BinderyError.sqliteFailure(error) {
+                    answer?.release(failing: failing)
                 } else {
                     answer?.release()
                 }
@@ -111,6 +125,7 @@ public final class GroupCommit: @unchecked Sendable {
         var failure: Error?
         do {
             try db.inTransaction(.immediate) {
+                if batch.contains(where: { $0.receipt != nil }) { try receipts.prepare(db) }
                 for entry in batch { entry.run(db) }
                 return .commit
             }
@@ -119,5 +134,46 @@ public final class GroupCommit: @unchecked Sendable {
         }
         endOfBatch()
         for entry in batch { entry.finish(failure) }
+    }
+}
+
+/// The receipts of inputs whose writes committed, in the database the writes
+/// go to (`InputReceipt`). Touched on the writer thread only.
+private final class Receipts: @unchecked Sendable {
+    private let lifetime: Duration
+    private var isPrepared = false
+    private var batches = 0
+
+    init(lifetime: Duration) {
+        self.lifetime = lifetime
+    }
+
+    /// Makes the table the first time, and forgets receipts past their lifetime now and then.
+    func prepare(_ db: Database) throws {
+        if !isPrepared {
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS bindery_input_receipt (session TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL,
+                        PRIMARY KEY (session, key)) WITHOUT ROWID
+                    """)
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS bindery_input_receipt_by_time ON bindery_input_receipt (at)")
+            isPrepared = true
+        }
+        batches += 1
+        if batches % 1_000 == 1 {
+            try db.execute(
+                sql: "DELETE FROM bindery_input_receipt WHERE at < ?", arguments: [Date().timeIntervalSince1970 - Double(lifetime.components.seconds)])
+        }
+    }
+
+    /// Records `receipt`; `BinderyError.Code.alreadyApplied` if it is there already.
+    static func record(_ receipt: InputReceipt, in db: Database) throws {
+        do {
+            try db.execute(
+                sql: "INSERT INTO bindery_input_receipt (session, key, at) VALUES (?, ?, ?)",
+                arguments: [receipt.session, receipt.key, Date().timeIntervalSince1970])
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw BinderyError(.alreadyApplied, "this input was applied before", applied: true)
+        }
     }
 }

@@ -37,6 +37,9 @@ package final class SQLiteSessionStore: SessionStore {
             try db.create(index: "bindery_session_by_last_seen", on: "bindery_session", columns: ["last_seen"])
             try db.execute(sql: "CREATE INDEX bindery_session_shared ON bindery_session(view_model) WHERE shared")
         }
+        migrator.registerMigration("bindery-session-v2-input-keys") { db in
+            try db.alter(table: "bindery_session") { table in table.add(column: "input_keys", .blob) }
+        }
         migrator.registerMigration("bindery-value-v1") { db in
             try db.create(table: "bindery_value") { table in
                 table.primaryKey("key", .text)
@@ -79,8 +82,8 @@ package final class SQLiteSessionStore: SessionStore {
             let insert = try db.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO bindery_session (id, view_model, shared, parameters, client, owner_kind, owner, identity,
-                    identity_attributes, created_at, last_seen, state, last_event_id, stopped_cleanly)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    identity_attributes, created_at, last_seen, state, last_event_id, stopped_cleanly, input_keys)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for session in sessions {
                 let (ownerKind, owner): (String?, String?) =
@@ -93,7 +96,7 @@ package final class SQLiteSessionStore: SessionStore {
                 try insert.execute(arguments: [
                     session.id, session.viewModel, session.isShared, session.parameters, session.client, ownerKind, owner,
                     session.identity?.id, attributes, session.createdAt.timeIntervalSince1970, session.lastSeen.timeIntervalSince1970,
-                    session.state, Int64(bitPattern: session.lastEventID), session.stoppedCleanly,
+                    session.state, Int64(bitPattern: session.lastEventID), session.stoppedCleanly, session.inputKeys,
                 ])
             }
             let delete = try db.cachedStatement(sql: "DELETE FROM bindery_session WHERE id = ?")
@@ -128,7 +131,8 @@ package final class SQLiteSessionStore: SessionStore {
             id: row["id"], viewModel: row["view_model"], isShared: row["shared"], parameters: row["parameters"] ?? Data(),
             client: row["client"], owner: owner, identity: identity,
             createdAt: Date(timeIntervalSince1970: row["created_at"]), lastSeen: Date(timeIntervalSince1970: row["last_seen"]),
-            state: row["state"], lastEventID: UInt64(bitPattern: row["last_event_id"] as Int64), stoppedCleanly: row["stopped_cleanly"])
+            state: row["state"], lastEventID: UInt64(bitPattern: row["last_event_id"] as Int64), stoppedCleanly: row["stopped_cleanly"],
+            inputKeys: row["input_keys"])
     }
 }
 

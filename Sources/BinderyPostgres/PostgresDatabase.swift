@@ -16,6 +16,9 @@ public final class PostgresDatabase: @unchecked Sendable {
     private let queue: DispatchQueue
     // Touched only on `queue`.
     private var connection: PostgresConnection?
+    /// Whether the inputs' receipts' table is known to be there, and how many were recorded.
+    private var receiptsPrepared = false
+    private var receiptsRecorded = 0
     /// The last failed connect, how many in a row, and what libpq said.
     private var lastFailure: (at: ContinuousClock.Instant, count: Int, message: String)?
 
@@ -53,6 +56,11 @@ public final class PostgresDatabase: @unchecked Sendable {
     /// Runs `body` in one transaction on this database's queue, later, then
     /// `completion` there with what it returned or threw: the caller's thread never waits.
     ///
+    /// An input that came with a client's key (`Idempotency-Key`) has its
+    /// receipt recorded in the transaction (table `bindery_input_receipt`,
+    /// kept a day): applied again, it finds the receipt, and the transaction
+    /// is undone and its input answered as a repeat.
+    ///
     /// Called in an input's turn, it holds the input's answer until
     /// `completion` has run (`AnswerHold`); if the database failed the
     /// transaction (gone, restarting, full: `BinderyError.postgresFailure`),
@@ -61,14 +69,49 @@ public final class PostgresDatabase: @unchecked Sendable {
         _ body: @escaping @Sendable (PostgresConnection) throws -> T, completion: @escaping @Sendable (Result<T, Error>) -> Void
     ) {
         let answer = AnswerHold.take()
+        let receipt = InputReceipt.take()
         queue.async { [self] in
-            let result = Result { try run { try $0.transaction(body) } }
+            let result = Result {
+                try run { db in
+                    if let receipt { try prepareReceipts(db) }
+                    return try db.transaction { db in
+                        if let receipt { try Self.record(receipt, in: db) }
+                        return try body(db)
+                    }
+                }
+            }
             completion(result)
-            if case .failure(let error) = result, let failure = BinderyError.postgresFailure(error) {
+            if case .failure(let error) = result, let failure = error as? BinderyError ?? BinderyError.postgresFailure(error) {
                 answer?.release(failing: failure)
             } else {
                 answer?.release()
             }
+        }
+    }
+
+    /// Makes the receipts' table the first time, and forgets receipts older
+    /// than a day now and then. On `queue`.
+    private func prepareReceipts(_ db: PostgresConnection) throws {
+        if !receiptsPrepared {
+            try db.transaction { db in
+                try db.execute("SELECT pg_advisory_xact_lock(7302351)")
+                try db.execute(
+                    "CREATE TABLE IF NOT EXISTS bindery_input_receipt (session text NOT NULL, key text NOT NULL, at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (session, key))"
+                )
+                try db.execute("CREATE INDEX IF NOT EXISTS bindery_input_receipt_by_time ON bindery_input_receipt (at)")
+            }
+            receiptsPrepared = true
+        }
+        receiptsRecorded += 1
+        if receiptsRecorded % 1_000 == 1 { try db.execute("DELETE FROM bindery_input_receipt WHERE at < now() - interval '1 day'") }
+    }
+
+    /// Records `receipt` in `db`'s transaction; `BinderyError.Code.alreadyApplied` if it is there already.
+    private static func record(_ receipt: InputReceipt, in db: PostgresConnection) throws {
+        do {
+            try db.execute("INSERT INTO bindery_input_receipt (session, key) VALUES ($1, $2)", [.text(receipt.session), .text(receipt.key)])
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            throw BinderyError(.alreadyApplied, "this input was applied before", applied: true)
         }
     }
 

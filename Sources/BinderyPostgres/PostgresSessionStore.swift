@@ -34,19 +34,21 @@ package final class PostgresSessionStore: SessionStore {
                 last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL, claimed_by text)
             """,
             "ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS claimed_by text",
+            "ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS input_keys bytea",
             "CREATE INDEX IF NOT EXISTS bindery_session_by_last_seen ON bindery_session (last_seen)",
             "CREATE INDEX IF NOT EXISTS bindery_session_shared ON bindery_session (view_model) WHERE shared",
             "CREATE TABLE IF NOT EXISTS bindery_value (key text PRIMARY KEY, state bytea NOT NULL)")
     }
 
     private static let columns =
-        "id, view_model, shared, parameters, client, owner_kind, owner, identity, identity_attributes, created_at, last_seen, state, last_event_id, stopped_cleanly"
+        "id, view_model, shared, parameters, client, owner_kind, owner, identity, identity_attributes, created_at, last_seen, state, last_event_id, stopped_cleanly, input_keys"
     private static let updates = """
         view_model = EXCLUDED.view_model, shared = EXCLUDED.shared,
             parameters = EXCLUDED.parameters, client = EXCLUDED.client, owner_kind = EXCLUDED.owner_kind,
             owner = EXCLUDED.owner, identity = EXCLUDED.identity, identity_attributes = EXCLUDED.identity_attributes,
             created_at = EXCLUDED.created_at, last_seen = EXCLUDED.last_seen, state = EXCLUDED.state,
-            last_event_id = EXCLUDED.last_event_id, stopped_cleanly = EXCLUDED.stopped_cleanly, claimed_by = EXCLUDED.claimed_by
+            last_event_id = EXCLUDED.last_event_id, stopped_cleanly = EXCLUDED.stopped_cleanly, input_keys = EXCLUDED.input_keys,
+            claimed_by = EXCLUDED.claimed_by
         """
 
     package func loadValue(key: String) throws -> Data? {
@@ -85,7 +87,7 @@ package final class PostgresSessionStore: SessionStore {
                 // Written only where this node is the claimer (or nobody is); otherwise another node made it again since.
                 let written = try db.execute(
                     """
-                    INSERT INTO bindery_session (\(Self.columns), claimed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                    INSERT INTO bindery_session (\(Self.columns), claimed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
                     ON CONFLICT (id) DO UPDATE SET \(Self.updates)
                     WHERE bindery_session.claimed_by IS NULL OR bindery_session.claimed_by = EXCLUDED.claimed_by
                     RETURNING id
@@ -103,7 +105,7 @@ package final class PostgresSessionStore: SessionStore {
         try database.transaction { db in
             try db.execute(
                 """
-                INSERT INTO bindery_session (\(Self.columns), claimed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                INSERT INTO bindery_session (\(Self.columns), claimed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
                 ON CONFLICT (id) DO UPDATE SET \(Self.updates)
                 """, try values(session))
             try db.execute("SELECT pg_notify($1, $2)", [.text(Self.claimsChannel), .text("\(node) \(session.id)")])
@@ -124,7 +126,7 @@ package final class PostgresSessionStore: SessionStore {
             session.identity.map { .text($0.id) } ?? .null, attributes,
             .double(session.createdAt.timeIntervalSince1970), .double(session.lastSeen.timeIntervalSince1970),
             session.state.map(PostgresValue.bytes) ?? .null, .int(Int64(bitPattern: session.lastEventID)),
-            .bool(session.stoppedCleanly), .text(node),
+            .bool(session.stoppedCleanly), session.inputKeys.map(PostgresValue.bytes) ?? .null, .text(node),
         ]
     }
 
@@ -154,7 +156,8 @@ package final class PostgresSessionStore: SessionStore {
             id: row[0].text ?? "", viewModel: row[1].text ?? "", isShared: row[2].bool ?? false, parameters: row[3].bytes ?? Data(),
             client: row[4].text, owner: owner, identity: identity,
             createdAt: Date(timeIntervalSince1970: row[9].double ?? 0), lastSeen: Date(timeIntervalSince1970: row[10].double ?? 0),
-            state: row[11].bytes, lastEventID: UInt64(bitPattern: row[12].int ?? 0), stoppedCleanly: row[13].bool ?? false)
+            state: row[11].bytes, lastEventID: UInt64(bitPattern: row[12].int ?? 0), stoppedCleanly: row[13].bool ?? false,
+            inputKeys: row[14].bytes)
     }
 }
 

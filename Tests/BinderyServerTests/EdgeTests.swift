@@ -6,12 +6,6 @@ import XCTest
 /// no page at all, and nothing in a URL cuts a path short. Requests are
 /// written on raw sockets where a client library would correct them.
 final class EdgeTests: XCTestCase {
-    private func assertError(_ response: HTTPResponse, _ status: Int, _ code: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(response.status, status, response.text, file: file, line: line)
-        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
-        XCTAssertEqual(try response.json()["error"] as? String, code, response.text, file: file, line: line)
-    }
-
     func testAForeignHostIsMisdirectedEvenFromItsOwnOrigin() throws {
         let server = try TestServer()
         let sessions = server.server.application.sessionCount

@@ -10,14 +10,6 @@ final class ErrorTests: XCTestCase {
     }
     override func tearDown() { server = nil }
 
-    private func assertError(_ response: HTTPResponse, _ status: Int, _ code: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(response.status, status, response.text, file: file, line: line)
-        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
-        let json = try response.json()
-        XCTAssertEqual(json["error"] as? String, code, file: file, line: line)
-        XCTAssertFalse((json["message"] as? String ?? "").isEmpty, file: file, line: line)
-    }
-
     func testUnknownViewModelSessionInputAndOutputAre404() throws {
         let id = try server.createSession()
         try assertError(try server.client.post("/api/nope"), 404, "unknown_view_model")

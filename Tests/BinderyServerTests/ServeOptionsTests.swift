@@ -77,6 +77,8 @@ final class ServeOptionsTests: XCTestCase {
         XCTAssertEqual(problem(["--shared-answer-timeout", "0"]), "--shared-answer-timeout: 0 is out of range 1…600")
         XCTAssertEqual(problem(["--held-answer-timeout", "0"]), "--held-answer-timeout: 0 is out of range 1…600")
         XCTAssertEqual(problem(["--held-answer-timeout", "601"]), "--held-answer-timeout: 601 is out of range 1…600")
+        XCTAssertEqual(problem(["--input-keys-per-session", "0"]), "--input-keys-per-session: 0 is out of range 1…100000")
+        XCTAssertEqual(problem(["--input-keys-per-session", "100001"]), "--input-keys-per-session: 100001 is out of range 1…100000")
         XCTAssertEqual(problem(["--shared-lease", "601"]), "--shared-lease: 601 is out of range 2…600")
         XCTAssertEqual(problem(["--host", "localhost"]), "--host: expected an IPv4 address such as 127.0.0.1, got 'localhost'")
         XCTAssertEqual(problem(["--port"]), "--port needs a value <port>")

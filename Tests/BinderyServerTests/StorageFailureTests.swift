@@ -25,7 +25,7 @@ final class StorageFailureTests: XCTestCase {
         var answered: [String] = []
         var refusals: [HTTPResponse] = []
         func add(_ title: String) throws -> HTTPResponse {
-            let response = try client.post("/api/todos/\(id)/inputs/add", json: "\"\(title)\"")
+            let response = try client.post("/api/todos/\(id)/inputs/add", json: "\"\(title)\"", headers: ["Idempotency-Key": title])
             if (200..<300).contains(response.status) { answered.append(title) } else { refusals.append(response) }
             return response
         }
@@ -46,8 +46,11 @@ final class StorageFailureTests: XCTestCase {
         XCTAssertNotNil(refusal.header("Retry-After"))
         XCTAssertFalse(refusal.text.lowercased().contains("sqlite"), refusal.text)
 
-        // Space again: the very next add goes through.
+        // Space again: the refused add, sent again with its key, is applied (it was not before), then the next.
         try FileManager.default.removeItem(atPath: filler)
+        let again = try add("full-\(index - 1)")
+        XCTAssertEqual(again.status, 200, again.text)
+        XCTAssertNil(again.header("Idempotent-Replayed"), "applied now: the first was not")
         XCTAssertEqual(try add("after").status, 200)
 
         let metrics = try client.get("/metrics").text

@@ -161,7 +161,7 @@ final class TodoServerTests: XCTestCase {
 }
 
 /// A slow disk: the app database's writer is busy until `letGo` (once; again is nothing).
-private final class StalledWriter: @unchecked Sendable {
+final class StalledWriter: @unchecked Sendable {
     private let release = DispatchSemaphore(value: 0)
     private let isLetGo = Locked(false)
 

@@ -37,6 +37,12 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         /// The input's write could not reach its database (gone, restarting,
         /// failing): sending it again later may work; `applied` says whether it was applied.
         public static let databaseUnavailable = Code(rawValue: "database_unavailable")
+        /// The key an input came with (`Idempotency-Key`) came before with another input or payload.
+        public static let idempotencyKeyReused = Code(rawValue: "idempotency_key_reused")
+        /// A durable write found its input's receipt (`InputReceipt`) already
+        /// stored: the input was applied before, and is answered as a repeat
+        /// (never answered to a client).
+        package static let alreadyApplied = Code(rawValue: "already_applied")
         /// The session was let go to its store as the request reached it: the
         /// request looks for it again (never answered to a client).
         package static let retired = Code(rawValue: "retired")

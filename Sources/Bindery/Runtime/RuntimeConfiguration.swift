@@ -39,6 +39,11 @@ public struct RuntimeConfiguration: Sendable {
     /// (`AnswerHold`: the todo list's commit) before it is answered 504
     /// `answer_timeout`. The work goes on, and what it emits reaches the streams.
     public var heldAnswerTimeout: Duration = .seconds(30)
+    /// How many of a session's most recent inputs sent with a client's key
+    /// (`Idempotency-Key`) it remembers, with their answers: a repeat of one of
+    /// them is answered as the first was and not applied again. Each costs
+    /// about a hundred bytes, in memory and in the session's record.
+    public var inputKeysPerSession = 256
     /// Most sessions the store keeps; beyond, those seen least recently are deleted.
     public var maxStoredSessions = 1_000_000
     /// The threads sessions run on: shared by every session, bounded whatever the load.

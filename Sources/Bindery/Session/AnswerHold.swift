@@ -85,6 +85,10 @@ public final class AnswerHold: Sendable {
 package final class InputTurn {
     /// The answer held by this turn's holds, made by the first.
     private var pending: PendingAnswer?
+    /// The session and the client's key of the input, if it came with one (`InputReceipt`).
+    package var key: (session: String, key: String)?
+    /// The durable writes the input has made so far (each records a receipt).
+    private var writes = 0
 
     package init() {}
 
@@ -101,8 +105,14 @@ package final class InputTurn {
     /// The input's turn is over: its pending answer, if anything took a hold.
     package func end() -> PendingAnswer? {
         pthread_setspecific(currentKey, nil)
-        defer { pending = nil }
+        defer { (pending, key, writes) = (nil, nil, 0) }
         return pending
+    }
+
+    fileprivate func receipt() -> InputReceipt? {
+        guard let key else { return nil }
+        defer { writes += 1 }
+        return InputReceipt(session: key.session, key: writes == 0 ? key.key : "\(key.key)#\(writes)")
     }
 
     fileprivate func hold() -> PendingAnswer {
@@ -111,6 +121,26 @@ package final class InputTurn {
         pending.hold()
         return pending
     }
+}
+
+/// What a durable write made in an input's turn records in its own
+/// transaction when the input came with a client's key (`Idempotency-Key`):
+/// the session and the key (the input's second write on gets `key#1`, `key#2`,
+/// …). A store keeps receipts under a unique key, so the same input's write,
+/// applied again after a crash, a failover or an answer that never arrived,
+/// fails on its receipt instead of applying twice (`BinderyError.Code.alreadyApplied`).
+package struct InputReceipt: Sendable, Equatable {
+    package let session: String
+    package let key: String
+
+    package init(session: String, key: String) {
+        self.session = session
+        self.key = key
+    }
+
+    /// The receipt for the durable write the input applied on this thread makes now; nil
+    /// outside an input's turn, or if the input came without a key.
+    package static func take() -> InputReceipt? { InputTurn.current?.receipt() }
 }
 
 /// The answer to one input while holds are on it: answered once every hold
@@ -132,6 +162,8 @@ package final class PendingAnswer: @unchecked Sendable {
     private var answer: ((BinderyError?) -> Void)?
     /// What answers if the holds outlast the limit.
     private var timedOut: (() -> Void)?
+    /// What hears how the work ended, if that was after `timedOut`.
+    private var endedLate: ((BinderyError?) -> Void)?
     /// When `timedOut` is due, if there is a limit and the answer still waits.
     private var deadline: ContinuousClock.Instant?
     /// One of the two ran (or is running).
@@ -147,9 +179,14 @@ package final class PendingAnswer: @unchecked Sendable {
         let (answer, first, wasWatched) = lock.withLock { () -> (((BinderyError?) -> Void)?, BinderyError?, Bool) in
             holds -= 1
             if let error, failure == nil || (failureIsGeneric && !isGeneric) { (failure, failureIsGeneric) = (error, isGeneric) }
-            guard holds == 0, !isDone, let answer = self.answer else { return (nil, nil, false) }
+            guard holds == 0 else { return (nil, nil, false) }
+            if isDone, let endedLate {
+                self.endedLate = nil
+                return (endedLate, failure, false)
+            }
+            guard !isDone, let answer = self.answer else { return (nil, nil, false) }
             isDone = true
-            defer { (self.answer, timedOut, deadline) = (nil, nil, nil) }
+            defer { (self.answer, timedOut, deadline, endedLate) = (nil, nil, nil, nil) }
             return (answer, failure, deadline != nil)
         }
         if wasWatched { HeldAnswerDeadlines.shared.remove(self) }
@@ -160,13 +197,16 @@ package final class PendingAnswer: @unchecked Sendable {
     /// (on the thread that releases the last one), with the first failure one
     /// was released with, or `timedOut` does if they are not all released
     /// within `limit` (on the deadlines' timer thread, within a quarter of a
-    /// second after it).
+    /// second after it), and then `endedLate` once they are (with the failure,
+    /// if one was released with one).
     package func whenReleased(
-        within limit: Duration? = nil, _ answer: @escaping (BinderyError?) -> Void, orElse timedOut: @escaping () -> Void = {}
+        within limit: Duration? = nil, _ answer: @escaping (BinderyError?) -> Void, orElse timedOut: @escaping () -> Void = {},
+        endedLate: ((BinderyError?) -> Void)? = nil
     ) {
         let watch = lock.withLock { () -> Bool in
             self.answer = answer
             self.timedOut = timedOut
+            self.endedLate = endedLate
             guard let limit, holds > 1 else { return false }
             deadline = .now + limit
             return true

@@ -36,6 +36,8 @@ package final class Session: @unchecked Sendable {
     private var sentVersions: [String: UInt64] = [:]
     /// The input being applied, for the holds its work takes on its answer (`AnswerHold`).
     private let inputTurn = InputTurn()
+    /// Its recent inputs sent with a client's key, and their answers.
+    private let inputKeys: InputKeys
     private var isDisposed = false
     /// It was let go to its store (idle, or the server stopping): a request
     /// that found it just before should find it again (`BinderyError.Code.retired`).
@@ -82,6 +84,7 @@ package final class Session: @unchecked Sendable {
         self.origin = origin
         self.limits = limits
         self.scheduler = scheduler
+        inputKeys = InputKeys(capacity: limits.inputKeysPerSession)
         broadcast = Broadcast(
             log: EventLog(retained: limits.retainedEvents, format: format), maxBufferedBytes: limits.streamBufferBytes,
             published: published)
@@ -93,7 +96,7 @@ package final class Session: @unchecked Sendable {
     /// they are released.
     private func perform<T>(
         _ work: @escaping () throws -> Void = {}, input: InputTurn? = nil, answer: @escaping () throws -> T,
-        completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+        endedLate: (@Sendable (BinderyError?) -> Void)? = nil, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         touch()
         var failure: BinderyError?  // confined to this turn
@@ -116,7 +119,7 @@ package final class Session: @unchecked Sendable {
                     pending?.whenReleased { _ in }
                     return completion(.failure(failure))
                 }
-                if let pending { return answerOnceReleased(pending, answer, completion) }
+                if let pending { return answerOnceReleased(pending, answer, endedLate: endedLate, completion) }
                 do {
                     completion(.success(try answer()))
                 } catch {
@@ -127,15 +130,17 @@ package final class Session: @unchecked Sendable {
 
     /// Answers an input whose work holds its answer: in a turn after the last
     /// release (with the failure a hold was released with, logged with its
-    /// cause), or 504 `answer_timeout` if that takes longer than `heldAnswerTimeout`.
+    /// cause), or 504 `answer_timeout` if that takes longer than
+    /// `heldAnswerTimeout`, and then tells `endedLate` (in a turn) how the work ended.
     private func answerOnceReleased<T>(
-        _ pending: PendingAnswer, _ answer: @escaping () throws -> T, _ completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+        _ pending: PendingAnswer, _ answer: @escaping () throws -> T, endedLate: (@Sendable (BinderyError?) -> Void)?,
+        _ completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         let limit = limits.heldAnswerTimeout
         pending.whenReleased(
             within: limit,
             { [self] failure in
-                guard let failure else { return perform(answer: answer, completion: completion) }
+                guard let failure, failure.code != .alreadyApplied else { return perform(answer: answer, completion: completion) }
                 limits.logger.error(
                     "input failed",
                     metadata: [
@@ -154,7 +159,8 @@ package final class Session: @unchecked Sendable {
                                     + "what it does when it finishes reaches the event stream (sending the input again would apply it twice)",
                                 applied: true)))
                 }
-            })
+            },
+            endedLate: endedLate.map { endedLate in { [scheduler] failure in scheduler.async { endedLate(failure) } } })
     }
 
     private var disposedError: BinderyError {
@@ -194,6 +200,7 @@ package final class Session: @unchecked Sendable {
                     }
                     restored = false
                 }
+                if let stored, restored { inputKeys.restore(stored.inputKeys) }
                 if let stored {
                     // Ids go on from the last one only if this is exactly where the session
                     // stopped; otherwise past any id it may have used, so that a resuming
@@ -343,17 +350,63 @@ package final class Session: @unchecked Sendable {
     /// applied, takes the snapshot: no other input lands in between. If its
     /// work took holds on the answer (`AnswerHold`), the snapshot is taken in
     /// a turn after the last is released, and other turns may run meanwhile.
-    package func send(input name: String, payload: Data, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) {
+    ///
+    /// An input sent with a client's `key` (`Idempotency-Key`) is applied once:
+    /// a repeat is answered as the first was (a success with the snapshot as
+    /// it is now), or with the first's answer once it comes, and the same key
+    /// with another input or payload is refused (`InputKeys`). A durable write
+    /// the input makes records the key in its own transaction (`InputReceipt`),
+    /// so that the database refuses to apply it twice where this session no
+    /// longer remembers it (made again after a crash); such a repeat is answered
+    /// as one.
+    package func send(
+        input name: String, payload: Data, key: String? = nil, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void
+    ) {
         activity.withLock { wasUsed = true }
         if let forward {
             touch()
             return forward(name, payload, completion)
         }
+        guard let key else {
+            return perform(
+                { [self] in
+                    guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                    try ports.send(name, payload: payload)
+                }, input: inputTurn, answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
+        }
+        let admitted = Admitted()
         perform(
             { [self] in
                 guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
-                try ports.send(name, payload: payload)
-            }, input: inputTurn, answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
+                admitted.admission = inputKeys.admit(key, fingerprint: InputKeys.fingerprint(name, payload), completion: completion)
+                switch admitted.admission {
+                case .apply:
+                    inputTurn.key = (id, key)
+                    try ports.send(name, payload: payload)
+                case .reused:
+                    throw BinderyError(.idempotencyKeyReused, "this Idempotency-Key was sent before with another input or payload")
+                case .join, .replay:
+                    break
+                }
+            }, input: inputTurn,
+            answer: { [self] in
+                if case .replay(.failed(let error)) = admitted.admission { throw error }
+                var snapshot = makeSnapshot(forInput: true)
+                if case .replay = admitted.admission { snapshot.isReplay = true }
+                return snapshot
+            },
+            endedLate: { [self] failure in inputKeys.ended(key, failure: failure) },
+            completion: { [self] result in
+                switch admitted.admission {
+                case .join:
+                    return  // answered with the first
+                case .apply:
+                    inputKeys.answered(key, result)
+                case .replay, .reused:
+                    break
+                }
+                completion(result)
+            })
     }
 
     /// The current value of driver `name` as JSON, or nil before it has one.
@@ -479,7 +532,7 @@ package final class Session: @unchecked Sendable {
         return StoredSession(
             id: id, viewModel: viewModelName, isShared: origin.isShared, parameters: origin.parameters, client: client, owner: owner,
             identity: origin.identity, createdAt: origin.createdAt, lastSeen: Date().addingTimeInterval(-Double(idle.components.seconds)),
-            state: stateJSON, lastEventID: lastEventID, stoppedCleanly: stoppedCleanly)
+            state: stateJSON, lastEventID: lastEventID, stoppedCleanly: stoppedCleanly, inputKeys: try? inputKeys.capture())
     }
 
     /// Disposes the ViewModel in a turn; every subscription ends with `.end`.
@@ -514,6 +567,12 @@ package final class Session: @unchecked Sendable {
         subscribers = [:]
         activity.withLock { feeding = 0 }
     }
+}
+
+/// What a session's key book said of an input (`InputKeys.Admission`), from
+/// the input's turn to its answer's. Confined to the session's turns.
+private final class Admitted: @unchecked Sendable {
+    var admission = InputKeys.Admission.apply
 }
 
 /// An event of a session as its owner hands it to the replicas in other

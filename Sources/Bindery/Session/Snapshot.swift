@@ -10,6 +10,8 @@ package struct Snapshot: Sendable {
     package let lastEventID: UInt64
     /// Every driver's current value as JSON, in event order.
     package let outputs: [(name: String, json: Data)]
+    /// Whether it answers a repeat of an input that was applied before (`Idempotency-Key`), not the input itself.
+    package var isReplay = false
 
     /// `{"id","viewModel","lastEventId","outputs":{name: value}}`, compact.
     package var json: Data {

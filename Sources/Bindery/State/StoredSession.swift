@@ -31,11 +31,14 @@ package struct StoredSession: Sendable, Equatable {
     /// resume where they were. Otherwise the process may have published
     /// more before it died, and resuming streams start over (`bindery.reset`).
     package var stoppedCleanly: Bool
+    /// Its recent inputs sent with a client's key, with their answers
+    /// (`InputKeys`), captured with `state`; nil if none.
+    package var inputKeys: Data?
 
     package init(
         id: String, viewModel: String, isShared: Bool = false, parameters: Data = Data(), client: String? = nil,
         owner: SessionOwner? = nil, identity: Identity? = nil, createdAt: Date = Date(), lastSeen: Date = Date(),
-        state: Data? = nil, lastEventID: UInt64 = 0, stoppedCleanly: Bool = false
+        state: Data? = nil, lastEventID: UInt64 = 0, stoppedCleanly: Bool = false, inputKeys: Data? = nil
     ) {
         self.id = id
         self.viewModel = viewModel
@@ -49,5 +52,6 @@ package struct StoredSession: Sendable, Equatable {
         self.state = state
         self.lastEventID = lastEventID
         self.stoppedCleanly = stoppedCleanly
+        self.inputKeys = inputKeys
     }
 }

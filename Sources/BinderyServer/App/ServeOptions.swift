@@ -233,6 +233,11 @@ public enum ServeOptions {
             get: { "\($0.runtime.heldAnswerTimeout.components.seconds)" }
         ) { $0.runtime.heldAnswerTimeout = .seconds(try number($1, in: 1...600) as Int) },
         value(
+            "input-keys-per-session", "<n>",
+            "Inputs sent with an Idempotency-Key that each session remembers, with their answers: a repeat is not applied again.",
+            get: { "\($0.runtime.inputKeysPerSession)" }
+        ) { $0.runtime.inputKeysPerSession = try number($1, in: 1...100_000) },
+        value(
             "stored-session-lifetime", "<seconds>", "Seconds a stored session is kept after it was last asked for or streamed from.",
             get: { "\($0.runtime.storedSessionLifetime.components.seconds)" }
         ) { $0.runtime.storedSessionLifetime = .seconds(try number($1, in: 1...31_536_000) as Int) },

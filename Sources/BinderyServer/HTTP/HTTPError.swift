@@ -31,6 +31,7 @@ struct HTTPError: Error, Sendable {
         switch error.code {
         case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput, .retired: status = 404
         case .malformedJSON, .invalidPayload: status = 400
+        case .idempotencyKeyReused: status = 422
         case .limitReached, .storeUnavailable: status = 503
         case .tooManySessions: status = 429
         case .answerTimeout: status = 504

@@ -121,12 +121,31 @@ struct APIRouter: Sendable {
             try allow(request, ["POST"])
             let name = path[3]
             try checkJSONBody(request)
+            let key = try Self.inputKey(request)
             return try onSession(
-                { [body = request.body] session, done in session.send(input: name, payload: body, completion: done) },
-                answer: { Self.response($0) { .json($0.json) } })
+                { [body = request.body] session, done in session.send(input: name, payload: body, key: key, completion: done) },
+                answer: { Self.response($0) { .json($0.json, headers: $0.isReplay ? Self.replayed : []) } })
         default:
             throw HTTPError.notFound("no API route \(request.path)")
         }
+    }
+
+    /// What a repeated input's answer says (`Idempotency-Key`): it was not applied again.
+    private static let replayed = [("Idempotent-Replayed", "true")]
+
+    /// The client's key of an input (`Idempotency-Key`, a bare token or a
+    /// structured-field string in quotes), if it sent one: 1–128 visible ASCII
+    /// characters without quotes or backslashes; anything else, or the header
+    /// twice, is 400 `invalid_idempotency_key`.
+    static func inputKey(_ request: Request) throws -> String? {
+        guard var key = request.header("idempotency-key") else { return nil }
+        func refuse(_ why: String) -> HTTPError { HTTPError(status: 400, code: "invalid_idempotency_key", message: why) }
+        if request.repeatedHeaders.contains("idempotency-key") { throw refuse("Idempotency-Key came more than once") }
+        if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
+        guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }) else {
+            throw refuse("an Idempotency-Key is 1 to 128 visible ASCII characters, without quotes or backslashes")
+        }
+        return key
     }
 
     /// The catalog, probed in a turn of its own the first time.

@@ -88,8 +88,15 @@ enum OpenAPI {
                     "post": [
                         "operationId": .string("input-\(entry.name)-\(input.name)"),
                         "summary": .string("Send \(input.name)" + (isVoid ? " (no body, or null)" : "")),
+                        "parameters": [
+                            [
+                                "name": "Idempotency-Key", "in": "header", "required": false,
+                                "schema": ["type": "string", "pattern": #"^([!#-\[\]-~]{1,128}|"[!#-\[\]-~]{1,128}")$"#],
+                                "description": "The client's key for this input: sent again with it, the input is not applied again",
+                            ]
+                        ],
                         "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
-                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415, 503, 504, 507])) { a, _ in a }),
+                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415, 422, 503, 504, 507])) { a, _ in a }),
                     ],
                 ]
             }

@@ -38,6 +38,15 @@ final class TestServer: @unchecked Sendable {
 }
 
 extension XCTestCase {
+    /// Asserts that `response` is the JSON error `code` with `status` and a message.
+    func assertError(_ response: HTTPResponse, _ status: Int, _ code: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(response.status, status, response.text, file: file, line: line)
+        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
+        let json = try response.json()
+        XCTAssertEqual(json["error"] as? String, code, response.text, file: file, line: line)
+        XCTAssertFalse((json["message"] as? String ?? "").isEmpty, file: file, line: line)
+    }
+
     /// Waits up to `timeout` for `condition`, then asserts it: for what the
     /// server does a moment after the client saw its cause (a client sees a
     /// stream's last bytes before libmicrohttpd reports the request done and
