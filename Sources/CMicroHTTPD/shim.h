@@ -1,6 +1,7 @@
 // Thin shim over libmicrohttpd for Swift: the variadic MHD_start_daemon and
-// the macros Swift cannot import, and the epoll and eventfd headers Glibc
-// does not bring (for the hang-up watcher). Nothing else belongs here.
+// the macros Swift cannot import, the epoll and eventfd headers Glibc
+// does not bring (for the hang-up watcher), and the socket calls a stream's
+// bounds need (ioctl is variadic). Nothing else belongs here.
 #ifndef BINDERY_CMICROHTTPD_SHIM_H
 #define BINDERY_CMICROHTTPD_SHIM_H
 
@@ -16,6 +17,11 @@
 /* The hang-up watcher watches streams' sockets beside libmicrohttpd. */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+/* A stream's socket: what its kernel holds, and how it ends. */
+#include <sys/ioctl.h>
+#ifdef __linux__
+#include <linux/sockios.h>
+#endif
 
 /// The settings Bindery starts a daemon with; every limit is explicit.
 typedef struct bindery_mhd_settings {
@@ -108,6 +114,30 @@ static inline void bindery_mhd_client_address(struct MHD_Connection *connection,
 static inline int bindery_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info ? info->connect_fd : MHD_INVALID_SOCKET;
+}
+
+/// Bytes the kernel holds to send on socket `fd`, unsent or sent and not yet
+/// acknowledged by the peer; -1 if it cannot tell.
+static inline int bindery_socket_unacknowledged(int fd) {
+#ifdef SIOCOUTQ
+    int bytes = 0;
+    return ioctl(fd, SIOCOUTQ, &bytes) == 0 ? bytes : -1;
+#else
+    return -1;
+#endif
+}
+
+/// Caps what the kernel holds to send on `fd` (it doubles `bytes` for its
+/// bookkeeping), instead of letting it grow to tcp_wmem's most; 0 if done.
+static inline int bindery_socket_bound_send_buffer(int fd, int bytes) {
+    return setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
+}
+
+/// Makes the close of `fd` a reset: what the kernel holds to send is dropped
+/// at once, rather than held by a closing socket whose peer takes nothing.
+static inline int bindery_socket_reset_on_close(int fd) {
+    struct linger linger = {1, 0};
+    return setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof linger);
 }
 
 static inline int bindery_mhd_connection_started(enum MHD_ConnectionNotificationCode code) { return code == MHD_CONNECTION_NOTIFY_STARTED; }

@@ -137,6 +137,56 @@ final class SlowClientTests: XCTestCase {
         XCTAssertTrue(metrics.contains(#"bindery_streams_closed_total{reason="stalled"} 1"#), metrics)
     }
 
+    /// Clients that never read: what the kernel holds for each stream is
+    /// bounded (not its `tcp_wmem` most, 4 MiB), a stream whose bytes sit in
+    /// the kernel unacknowledged is stalled even when Bindery has nothing more
+    /// to send, and a stalled stream's socket is reset, its memory freed at
+    /// once rather than held by a closing socket that can never send.
+    func testStreamsThatNeverReadHoldLittleKernelMemoryAndFreeItWhenClosed() throws {
+        let streams = 40
+        let server = try TestServer {
+            $0.stalledStreamTimeout = .seconds(2)
+            $0.runtime.streamBufferBytes = 64 << 20  // never too far behind: only the stall can end them
+            $0.runtime.maxStreamsPerSession = streams
+        }
+        server.server.application.register("firehose") { _ in FirehoseViewModel() }
+        let id = try server.createSession("firehose")
+        let sockets = try (0..<streams).map { _ in
+            let socket = try Socket(port: server.port, receiveBuffer: 4096)
+            try server.client.send("GET", "/api/firehose/\(id)/events", headers: [:], body: nil, on: socket)
+            return socket
+        }
+        waitUntil("the streams are open", timeout: 10) { server.server.openStreams == streams }
+        // 6 MiB each: more than the kernel holds for a socket, at its most.
+        for _ in 0..<6 { XCTAssertEqual(try server.client.post("/api/firehose/\(id)/inputs/emit", json: "64").status, 200) }
+        var held = 0
+        waitUntil("the kernel's send queues fill (\(held) bytes)", timeout: 10) {
+            held = ServerSockets(port: server.port).sendQueued
+            return held > streams * 16 * 1024
+        }
+        // The most they hold while they stall.
+        var most = held
+        let until = Date().addingTimeInterval(1.5)
+        while Date() < until, server.server.openStreams == streams {
+            most = max(most, ServerSockets(port: server.port).sendQueued)
+            usleep(50_000)
+        }
+        XCTAssertLessThan(most / streams, 200 * 1024, "bytes a stream in the kernel, at most")
+
+        waitUntil("the stalled streams are closed (\(server.server.openStreams) open)", timeout: 15) { server.server.openStreams == 0 }
+        waitUntil("their sockets are gone, not closing with their bytes (\(ServerSockets(port: server.port).closing) closing)", timeout: 5) {
+            ServerSockets(port: server.port).closing == 0
+        }
+        XCTAssertEqual(sockets.count, streams)
+
+        // Bytes the kernel holds and the client never takes, with nothing more to send: stalled too.
+        let quiet = try Socket(port: server.port, receiveBuffer: 4096)
+        try server.client.send("GET", "/api/firehose/\(id)/events", headers: [:], body: nil, on: quiet)
+        waitUntil("the stream is open", timeout: 5) { server.server.openStreams == 1 }
+        XCTAssertEqual(try server.client.post("/api/firehose/\(id)/inputs/emit", json: "4").status, 200)
+        waitUntil("the quiet stalled stream is closed", timeout: 15) { server.server.openStreams == 0 }
+    }
+
     func testAStreamThatIsMerelyQuietIsNotStalled() throws {
         let server = try TestServer {
             $0.stalledStreamTimeout = .seconds(1)
@@ -151,5 +201,30 @@ final class SlowClientTests: XCTestCase {
         XCTAssertEqual(server.server.openStreams, 1)
         XCTAssertEqual(try server.client.post("/api/simple/\(id)/inputs/buttonTap").status, 200)
         XCTAssertEqual(try stream.next(2).map(\.event), ["backgroundColor", "buttonTitle"])
+    }
+}
+
+/// The server's TCP sockets on `port` as the kernel lists them (`/proc/net/tcp`).
+struct ServerSockets {
+    /// Bytes queued to send on all of them (sent and unacknowledged, or unsent).
+    let sendQueued: Int
+    /// Those closing (FIN-WAIT-1, CLOSING, LAST-ACK) with bytes still queued: memory a reset would have freed.
+    let closing: Int
+
+    init(port: UInt16) {
+        // Read to its end: a /proc file says it is empty, and a one-page read stops short.
+        let text = String(decoding: FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let local = String(format: ":%04X", port)
+        var queued = 0, closing = 0
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(local) else { continue }
+            let queues = fields[4].split(separator: ":")
+            let sending = Int(queues.first ?? "0", radix: 16) ?? 0
+            queued += sending
+            if ["04", "0B", "09"].contains(String(fields[3])), sending > 0 { closing += 1 }
+        }
+        sendQueued = queued
+        self.closing = closing
     }
 }

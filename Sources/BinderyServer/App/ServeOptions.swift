@@ -194,6 +194,11 @@ public enum ServeOptions {
             get: { "\($0.stalledStreamTimeout.components.seconds)" }
         ) { $0.stalledStreamTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
         value(
+            "stream-send-buffer", "<bytes>",
+            "Bytes the kernel may hold to send on a stream's socket: what a client that stops reading pins until it is found stalled.",
+            get: { "\($0.streamSendBufferBytes)" }
+        ) { $0.streamSendBufferBytes = try number($1, in: 4_096...16_777_216) },
+        value(
             "threads", "<n>", "libmicrohttpd worker threads (default: one per core).",
             get: { "\($0.threads)" }
         ) { $0.threads = try number($1, in: 1...1_024) },

@@ -53,8 +53,9 @@ final class Connection: @unchecked Sendable {
         var deadline: Deadline?
         /// What the connection's requests are answered, if it was over a limit when it opened.
         var refusal: HTTPError?
-        /// The stream's `awakeReads` as the sweep last saw it, and since when.
-        var progress: (reads: UInt32, since: ContinuousClock.Instant)
+        /// The stream's `awakeReads` and the bytes its socket held unacknowledged
+        /// as the sweep last saw them, and since when neither moved.
+        var progress: (reads: UInt32?, held: Int32, since: ContinuousClock.Instant)
         /// The socket was shut down: libmicrohttpd closes the connection at its next look.
         var isShutDown = false
     }
@@ -108,7 +109,7 @@ final class Connection: @unchecked Sendable {
         isAdmitted = refusal == nil
         socket = bindery_mhd_connection_fd(pointer)
         let now = ContinuousClock.now
-        var state = State(isDraining: draining, progress: (0, now))
+        var state = State(isDraining: draining, progress: (nil, 0, now))
         state.refusal = refusal
         let wait = refusal == nil ? server.configuration.headerTimeout : min(server.configuration.headerTimeout, HTTPServer.refusalDeadline)
         state.deadline = Deadline(at: now + wait, reason: .headerTimeout)
@@ -261,11 +262,16 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection if its request's deadline passed, or if its stream
-    /// has been awake with bytes waiting and its client took nothing for
-    /// `stallTimeout`: the socket is shut down, which libmicrohttpd sees at
-    /// its next look and closes the connection (it never calls a stalled
-    /// stream's reader, so closing the stream alone would not end it).
+    /// Closes the connection if its request's deadline passed, or if its
+    /// stream's client took nothing for `stallTimeout` while bytes waited for
+    /// it: Bindery's (libmicrohttpd did not read the stream, awake, because the
+    /// socket takes no more) or the kernel's (bytes sent and never
+    /// acknowledged, held as long as the client takes nothing, even once
+    /// Bindery has nothing more to send). The socket is shut down, which
+    /// libmicrohttpd sees at its next look and closes the connection (it never
+    /// calls a stalled stream's reader, so closing the stream alone would not
+    /// end it); a stalled stream's close is a reset, so that what the kernel
+    /// holds for it is freed at once.
     func sweep(now: ContinuousClock.Instant, stallTimeout: Duration) -> Swept? {
         state.withLock { state -> Swept? in
             guard !state.isShutDown else { return nil }
@@ -273,13 +279,24 @@ final class Connection: @unchecked Sendable {
                 shutDown(&state)
                 return .timedOut(deadline.reason)
             }
-            let reads = state.stream?.awakeReads
-            guard case .streaming = state.phase, let stream = state.stream, let reads, reads == state.progress.reads else {
-                state.progress = (reads ?? 0, now)
+            guard case .streaming = state.phase, let stream = state.stream else {
+                state.progress = (nil, 0, now)
+                return nil
+            }
+            let reads = stream.awakeReads
+            let held = bindery_socket_unacknowledged(socket)
+            let waiting = reads != nil || held > 0
+            // Moving on: read again, or the client acknowledged some of what the kernel held.
+            let moved = reads != state.progress.reads || held < state.progress.held
+            state.progress.reads = reads
+            state.progress.held = held
+            guard waiting, !moved else {
+                state.progress.since = now
                 return nil
             }
             guard now - state.progress.since >= stallTimeout else { return nil }
             stream.close(.stalled)
+            _ = bindery_socket_reset_on_close(socket)
             shutDown(&state)
             return .stalled
         }
@@ -348,6 +365,8 @@ final class Connection: @unchecked Sendable {
             if fd != bindery_mhd_invalid_socket() {
                 server.hangups.watch(fd: fd, serial: serial)
                 state.watched = fd
+                // What the kernel may hold for a client that stops reading: bounded, not tcp_wmem's 4 MiB.
+                _ = bindery_socket_bound_send_buffer(fd, Int32(server.configuration.streamSendBufferBytes))
             }
             state.phase = .streaming
             state.stream = stream

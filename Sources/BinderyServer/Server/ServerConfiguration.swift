@@ -53,10 +53,16 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeout: Duration = .seconds(10)
     /// How long a request's body may take to arrive after its headers.
     public var bodyTimeout: Duration = .seconds(30)
-    /// How long a stream's client may take nothing while events wait (its
-    /// socket full): then the stream is closed and its places given back. The
+    /// How long a stream's client may take nothing while bytes wait for it (its
+    /// socket full, or bytes the kernel sent that it never acknowledges): then
+    /// the stream is closed, its socket reset and its places given back. The
     /// client resumes by `Last-Event-ID` if it comes back.
     public var stalledStreamTimeout: Duration = .seconds(30)
+    /// What the kernel may hold to send on a stream's socket (`SO_SNDBUF`; the
+    /// kernel doubles it for its bookkeeping): a client that stops reading pins
+    /// at most this much kernel memory, besides the stream's own buffer
+    /// (`streamBufferBytes`), until it is found stalled.
+    public var streamSendBufferBytes = 64 * 1024
     /// Most open event streams over all sessions; more answer 503.
     public var maxStreams = 4_000
     /// Largest request body accepted; larger answers 413.
