@@ -105,15 +105,19 @@ package final class SQLiteSessionStore: SessionStore {
         }
     }
 
-    package func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int {
+    package func expire(lastSeenBefore date: Date, keepingAtMost limit: Int, batch: Int) throws -> (left: Int, done: Bool) {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM bindery_session WHERE last_seen < ?", arguments: [date.timeIntervalSince1970])
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bindery_session") ?? 0
-            guard count > limit else { return count }
             try db.execute(
-                sql: "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session ORDER BY last_seen LIMIT ?)",
-                arguments: [count - limit])
-            return limit
+                sql: "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session WHERE last_seen < ? LIMIT ?)",
+                arguments: [date.timeIntervalSince1970, batch])
+            let expired = db.changesCount
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bindery_session") ?? 0
+            guard expired < batch else { return (count, false) }
+            guard count > limit else { return (count, true) }
+            let removing = min(count - limit, batch)
+            try db.execute(
+                sql: "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session ORDER BY last_seen LIMIT ?)", arguments: [removing])
+            return (count - removing, count - removing <= limit)
         }
     }
 

@@ -130,15 +130,19 @@ package final class PostgresSessionStore: SessionStore {
         ]
     }
 
-    package func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int {
+    package func expire(lastSeenBefore date: Date, keepingAtMost limit: Int, batch: Int) throws -> (left: Int, done: Bool) {
         try database.transaction { db in
-            try db.execute("DELETE FROM bindery_session WHERE last_seen < $1", [.double(date.timeIntervalSince1970)])
+            let expired = try db.execute(
+                "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session WHERE last_seen < $1 LIMIT $2) RETURNING 1",
+                [.double(date.timeIntervalSince1970), .int(Int64(batch))]
+            ).count
             let count = Int(try db.execute("SELECT count(*) FROM bindery_session").first?[0].int ?? 0)
-            guard count > limit else { return count }
+            guard expired < batch else { return (count, false) }
+            guard count > limit else { return (count, true) }
+            let removing = min(count - limit, batch)
             try db.execute(
-                "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session ORDER BY last_seen LIMIT $1)",
-                [.int(Int64(count - limit))])
-            return limit
+                "DELETE FROM bindery_session WHERE id IN (SELECT id FROM bindery_session ORDER BY last_seen LIMIT $1)", [.int(Int64(removing))])
+            return (count - removing, count - removing <= limit)
         }
     }
 

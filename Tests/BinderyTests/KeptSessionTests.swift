@@ -272,6 +272,37 @@ final class StoredSessionBoundsTests: XCTestCase {
         XCTAssertEqual(application.storedSessionCount, 1, "only the one made again just now")
     }
 
+    /// A trim of many sessions goes in small batches, so a request that needs
+    /// the store meanwhile (a stored session asked for) is served between two,
+    /// not after the whole trim.
+    func testATrimOfManySessionsHoldsNoRequestUntilItEnds() async throws {
+        var configuration = RuntimeConfiguration()
+        configuration.maxStoredSessions = 1_000
+        configuration.storedSessionLifetime = .seconds(10 * 86_400)
+        let application = Application(configuration: configuration)
+        let database = try BinderyDatabase.inMemory()
+        try application.keepSessions(in: database)
+        application.register("counter") { _ in KeptSessionTests.CounterBinding() }
+        let start = Date().addingTimeInterval(-200_000)
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM bindery_session")
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+                    INSERT INTO bindery_session (id, view_model, shared, parameters, created_at, last_seen, last_event_id, stopped_cleanly)
+                    SELECT printf('kept-%017d', i), 'counter', 0, x'', ? + i, ? + i, 0, 1 FROM n
+                    """, arguments: [start.timeIntervalSince1970, start.timeIntervalSince1970])
+        }
+        let trimmed = Locked(false)
+        application.sweepStoredSessions(waiting: false) { trimmed.withLock { $0 = true } }
+        let found = try await find(application, "counter", String(format: "kept-%017d", 99_999))
+        XCTAssertFalse(trimmed.withLock { $0 }, "the stored session was found while the trim went on")
+        XCTAssertEqual(found.id, String(format: "kept-%017d", 99_999))
+        application.sweepStoredSessions()
+        XCTAssertTrue(trimmed.withLock { $0 })
+        XCTAssertEqual(application.storedSessionCount, 1_000)
+    }
+
 }
 
 /// The same, with the sessions in PostgreSQL, as a cluster keeps them.

@@ -559,10 +559,14 @@ public final class Application: @unchecked Sendable {
     package func saveSessions() { archiveLocked()?.flush() }
 
     /// Sweeps the store now: expired sessions out, and the count (tests).
-    package func sweepStoredSessions(now: Date = Date()) {
+    package func sweepStoredSessions(now: Date = Date(), waiting: Bool = true, completion: (@Sendable () -> Void)? = nil) {
         guard let archive = archiveLocked() else { return }
-        archive.sweep(now: now)
-        archive.flush()
+        let swept = DispatchSemaphore(value: 0)
+        archive.sweep(now: now) {
+            completion?()
+            swept.signal()
+        }
+        if waiting { swept.wait() }
     }
 
     /// Disposes every session and stops the reaper, waiting at most `grace` for

@@ -257,17 +257,26 @@ final class SessionArchive: @unchecked Sendable {
         return BinderyError(.storeUnavailable, "the session store cannot be read now; try again")
     }
 
-    /// Removes expired sessions and counts the rest, on the store's queue.
-    func sweep(now: Date = Date()) {
+    /// How many sessions a sweep removes in one transaction: a few
+    /// milliseconds of the store's queue and the database's writer, so that
+    /// what waits for either is served between two (a trim of 250,000 in one
+    /// transaction held them for seconds).
+    static let sweepBatch = 1_000
+
+    /// Removes expired sessions and counts the rest, on the store's queue, in
+    /// batches each queued behind what came meanwhile; then `completion`.
+    func sweep(now: Date = Date(), completion: (@Sendable () -> Void)? = nil) {
+        let lifetime = Double(configuration.storedSessionLifetime.components.seconds)
         queue.async { [self] in
-            let lifetime = Double(configuration.storedSessionLifetime.components.seconds)
             do {
-                stored.store(
-                    try store.expire(lastSeenBefore: now.addingTimeInterval(-lifetime), keepingAtMost: configuration.maxStoredSessions),
-                    ordering: .relaxed)
+                let (left, done) = try store.expire(
+                    lastSeenBefore: now.addingTimeInterval(-lifetime), keepingAtMost: configuration.maxStoredSessions, batch: Self.sweepBatch)
+                stored.store(left, ordering: .relaxed)
+                guard done else { return sweep(now: now, completion: completion) }
             } catch {
                 configuration.logger.error("stored sessions not expired", metadata: ["error": "\(error)"])
             }
+            completion?()
         }
     }
 

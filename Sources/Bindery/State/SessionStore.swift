@@ -21,9 +21,10 @@ package protocol SessionStore: Sendable {
     /// from now on, another process's saves of it are refused, and a process
     /// that holds it is told to let it go. By default, a save.
     func claim(_ session: StoredSession) throws
-    /// Removes sessions last seen before `date`, then the least recently seen
-    /// beyond `limit`; returns how many sessions are left.
-    func expire(lastSeenBefore date: Date, keepingAtMost limit: Int) throws -> Int
+    /// Removes at most `batch` sessions, in one short transaction: those last
+    /// seen before `date` first, then the least recently seen beyond `limit`;
+    /// returns how many are left, and whether that was all there was to remove.
+    func expire(lastSeenBefore date: Date, keepingAtMost limit: Int, batch: Int) throws -> (left: Int, done: Bool)
     /// The app's kept value `key` (`Application.keptRelay`), if stored.
     func loadValue(key: String) throws -> Data?
     /// Writes the app's kept values, in one transaction.
