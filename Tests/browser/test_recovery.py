@@ -2,10 +2,16 @@
 session back as it was; where sessions are not kept (or the id is stale) the page
 starts a new one by itself. Inputs made while the server is down, and a create
 the server refuses."""
+import os
+import shutil
 import sqlite3
+import subprocess
+import tempfile
 import time
 
+import pytest
 import requests
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -205,3 +211,89 @@ def test_a_page_whose_parameters_are_refused_says_so_once_and_holds_its_controls
     assert errors.startswith("This page cannot start:") and "list" in errors, errors
     assert notice(browser) is None, "said once, where the page shows errors: asking again would not help"
     assert not browser.find_element(By.CSS_SELECTOR, ".todo-new input[name='title']").is_enabled()
+
+
+def pending(browser):
+    return browser.execute_script("return document.documentElement.dataset.binderyPending")
+
+
+def list_titles(server, session, browser):
+    snapshot = requests.get(server.api(f"/todos/{session}"), cookies=browser_cookies(browser), timeout=5).json()
+    return [item["title"] for item in snapshot["outputs"].get("items", [])]
+
+
+def test_inputs_made_offline_survive_a_reload_and_are_each_applied_once(restartable_server, browser):
+    """Typed while the server is away, then the page is reloaded: they are sent from the tab's
+    storage once it is back, in order, each with its key, once, even one the server had before."""
+    server = restartable_server
+    browser.get(server.url + f"/todos.html?list=offline-{time.monotonic_ns()}")
+    wait_open(browser)
+    session = session_id(browser)
+    page = browser.current_url
+    # One the server applied, whose answer the page never had (its connection dropped): the page still holds it.
+    had = requests.post(server.api(f"/todos/{session}/inputs/add"), json="already there", headers={"Idempotency-Key": "lost-answer"},
+                        cookies=browser_cookies(browser), timeout=5)
+    assert had.status_code == 200, had.text
+    browser.execute_script(
+        "sessionStorage.setItem(arguments[0], JSON.stringify([{input: 'add', payload: 'already there', key: 'lost-answer'}]))",
+        f"bindery.inputs.todos/{session}")
+
+    server.stop()
+    wait(browser, lambda b: page_state(b) == "offline", timeout=15)
+    field = browser.find_element(By.ID, "new-title")
+    for title in ("one", "two", "three"):
+        field.send_keys(title, Keys.ENTER)
+    wait(browser, lambda b: pending(b) == "3")
+
+    try:
+        browser.get(page)  # no server: the browser's error page, in the same tab
+    except WebDriverException:
+        pass
+    server.start()
+    browser.get(page)
+    wait_open(browser)
+    assert session_id(browser) == session
+    wait(browser, lambda b: list_titles(server, session, b) == ["already there", "one", "two", "three"], timeout=15)
+    wait(browser, lambda b: pending(b) is None)
+    assert browser.execute_script("return sessionStorage.length") == 0, "nothing left to send"
+
+
+def test_an_input_the_server_cannot_save_waits_and_goes_once_there_is_space(browser):
+    """A real full disk under the server's database: the add is answered 507, so the page keeps it,
+    says why, and sends it again (with its key) until the disk has room."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+    disk = tempfile.mkdtemp(prefix="bindery-small-disk-")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    server = None
+    try:
+        server = start_server(("--database", os.path.join(disk, "bindery.sqlite")))
+        browser.get(server.url + "/todos.html?list=full")
+        wait_open(browser)
+        session = session_id(browser)
+        field = browser.find_element(By.ID, "new-title")
+        field.send_keys("before", Keys.ENTER)
+        wait(browser, lambda b: list_titles(server, session, b) == ["before"])
+
+        filler = os.path.join(disk, "filler")
+        with open(filler, "wb") as file:
+            try:
+                while True:
+                    file.write(b"\xab" * 65536)
+                    file.flush()
+            except OSError:
+                pass
+        field.send_keys("while full", Keys.ENTER)
+        wait(browser, lambda b: "disk is full" in (notice(b) or ""), timeout=10)
+        assert pending(browser) == "1"
+        assert "sqlite" not in (notice(browser) or "").lower()
+
+        os.remove(filler)
+        wait(browser, lambda b: pending(b) is None, timeout=15)
+        assert list_titles(server, session, browser) == ["before", "while full"]
+    finally:
+        if server:
+            stop_server(server)
+        subprocess.run(["umount", "-l", disk])
+        shutil.rmtree(disk, ignore_errors=True)

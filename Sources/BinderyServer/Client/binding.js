@@ -36,6 +36,23 @@ const RECONNECT_MS = 1000;
  */
 const fromProxy = (response, body) => [502, 503, 504].includes(response.status) && typeof body?.error !== "string";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Whether a node answered that it could not apply the input now, and that
+ * sending it again later is safe (with its key): its database is away or its
+ * disk full (`applied: false`), a shared ViewModel's owner did not answer in
+ * time, or the input's work outlasted the held-answer limit (a repeat with the
+ * same key gets how that work ended).
+ */
+const answerLater = (response, body) =>
+  ["database_unavailable", "storage_full", "store_unavailable", "answer_timeout"].includes(body?.error) && response.status >= 500;
+/** How long to wait before sending again after `answerLater`: its `Retry-After`, at most 5 s, and at least the backoff. */
+const retryDelay = (response, attempt) =>
+  Math.min(5000, Math.max(backoff(attempt), 1000 * (Number(response.headers.get("Retry-After")) || 0)));
+/** A key of the client's for one input (`Idempotency-Key`): sent again with it, the input is not applied again. */
+const inputKey = () =>
+  crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+/** Where a page keeps the inputs it has not had answered, so that a reload sends them still: per tab, by session. */
+const storageKey = (viewModel, sessionId) => `bindery.inputs.${viewModel}/${sessionId ?? "-"}`;
 /** A list item's key: its `keyField`, else its place in the list. */
 const keyOf = (item, keyField, index) => (item != null && typeof item === "object" && keyField in item ? item[keyField] : index);
 /** A form's submit button. */
@@ -74,8 +91,13 @@ export class Binding extends EventTarget {
     this.lastEventId = null;
     this.lists = new Map();
     this.debounced = new Set();
-    /** Inputs not yet answered, in order: {input, payload, resolve, reject}. */
-    this.queue = [];
+    /**
+     * Inputs not yet answered, in order: {input, payload, key, resolve, reject}.
+     * Kept in the tab's sessionStorage as they change, so that a reload (the
+     * page was offline, or its server could not save) sends them still, each
+     * with its key: once, whether or not the server had it before.
+     */
+    this.queue = this.#restoreQueue();
     this.#ready = new Promise((resolve) => (this.#readyResolve = resolve));
     if (this.sessionId) this.#reachable.open();
     this.#wire(root);
@@ -94,6 +116,10 @@ export class Binding extends EventTarget {
       if (event.persisted) this.#openFeed();
     });
     document.addEventListener("visibilitychange", () => this.#visibilityChanged());
+    // Back on the network: ask at once rather than at the next backoff.
+    addEventListener("online", () => {
+      if (this.state === "offline") this.#check();
+    });
   }
 
   #feed = null;
@@ -138,6 +164,11 @@ export class Binding extends EventTarget {
     } else if (this.sessionId) {
       this.#readyResolve();
       this.#openFeed();
+      // What a page before this reload left unsent.
+      if (this.queue.length > 0) {
+        this.#showPending();
+        this.#drain();
+      }
     } else {
       this.#create();
     }
@@ -174,7 +205,7 @@ export class Binding extends EventTarget {
    */
   send(input, payload) {
     return new Promise((resolve, reject) => {
-      const item = { input, payload, resolve, reject };
+      const item = { input, payload, key: inputKey(), resolve, reject };
       if (this.#terminal) return this.#refuse(item, this.#terminalMessage());
       if (this.queue.length >= MAX_WAITING_INPUTS) {
         return this.#refuse(item, `${input} was not sent: ${this.queue.length} inputs already wait for the server`);
@@ -238,7 +269,7 @@ export class Binding extends EventTarget {
     this.#applySnapshot(snapshot);
     this.lastEventId = snapshot.lastEventId != null ? String(snapshot.lastEventId) : null;
     // Inputs a new session needs once, like viewDidLoad, go before anything the user queued.
-    this.queue.unshift(...this.startInputs.map((input) => ({ input, payload: undefined, resolve() {}, reject() {} })));
+    this.queue.unshift(...this.startInputs.map((input) => ({ input, payload: undefined, key: inputKey(), resolve() {}, reject() {} })));
     this.#showPending();
     if (recovering) {
       showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.", undefined, { fades: true });
@@ -454,6 +485,7 @@ export class Binding extends EventTarget {
         await this.#reachable.wait();
         if (this.#terminal) {
           for (const item of this.queue.splice(0)) this.#refuse(item, this.#terminalMessage());
+          this.#showPending();
           break;
         }
         const item = this.queue[0];
@@ -462,7 +494,7 @@ export class Binding extends EventTarget {
         try {
           response = await fetch(`${this.url}/inputs/${item.input}`, {
             method: "POST",
-            headers: { "Content-Type": "application/json" },
+            headers: { "Content-Type": "application/json", "Idempotency-Key": item.key },
             body: item.payload === undefined ? "" : JSON.stringify(item.payload),
           });
           body = await response.json().catch(() => ({}));
@@ -485,6 +517,13 @@ export class Binding extends EventTarget {
           this.#check();
           continue;
         }
+        if (answerLater(response, body)) {
+          // The server is there but cannot apply it now: it waits at the head, said on the page, and goes again with its key.
+          this.#showWaiting(body.message);
+          await sleep(retryDelay(response, unanswered++));
+          continue;
+        }
+        if (unanswered > 0) hideNotice("waiting");
         unanswered = 0;
         this.queue.splice(this.queue.indexOf(item), 1);
         this.#showPending();
@@ -514,7 +553,47 @@ export class Binding extends EventTarget {
     if (targets.length === 0 || action) showNotice("error", message, action);
   }
 
+  /** The server said it cannot apply inputs now (its database or disk): say so, with what waits. */
+  #showWaiting(reason) {
+    const count = this.queue.length;
+    const waiting = count === 1 ? "1 input waits" : `${count} inputs wait`;
+    showNotice("waiting", `${reason ?? "The server cannot take inputs now"}. ${waiting} to be sent; trying again.`);
+  }
+
+  /** The queue as sessionStorage keeps it, for this page's session (and one made while it had none). */
+  #restoreQueue() {
+    const restored = [];
+    for (const sessionId of new Set([this.sessionId, null])) {
+      try {
+        const key = storageKey(this.viewModel, sessionId);
+        const items = JSON.parse(sessionStorage.getItem(key) ?? "[]");
+        sessionStorage.removeItem(key);
+        for (const { input, payload, key: inputKey } of items) {
+          if (typeof input === "string" && typeof inputKey === "string") restored.push({ input, payload, key: inputKey, resolve() {}, reject() {} });
+        }
+      } catch {}
+    }
+    this.#storedUnder = null;
+    return restored;
+  }
+
+  /** Writes the queue to sessionStorage under the current session (moving it from where it was). */
+  #storeQueue() {
+    const key = storageKey(this.viewModel, this.sessionId);
+    try {
+      if (this.#storedUnder && this.#storedUnder !== key) sessionStorage.removeItem(this.#storedUnder);
+      if (this.queue.length === 0) sessionStorage.removeItem(key);
+      else sessionStorage.setItem(key, JSON.stringify(this.queue.map(({ input, payload, key }) => ({ input, payload, key }))));
+      this.#storedUnder = key;
+    } catch {
+      // No storage (a private window's quota): the queue lives as long as the page.
+    }
+  }
+
+  #storedUnder = null;
+
   #showPending() {
+    this.#storeQueue();
     const count = this.queue.length;
     if (count > 0) document.documentElement.dataset.binderyPending = String(count);
     else delete document.documentElement.dataset.binderyPending;
