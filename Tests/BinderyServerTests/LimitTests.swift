@@ -10,6 +10,7 @@ final class LimitTests: XCTestCase {
         let third = try server.client.post("/api/simple")
         XCTAssertEqual(third.status, 503)
         XCTAssertEqual(try third.json()["error"] as? String, "limit_reached")
+        XCTAssertEqual(third.header("Retry-After"), "1")
     }
 
     func testServerWideStreamLimitAndItsRelease() throws {

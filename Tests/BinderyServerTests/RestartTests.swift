@@ -203,6 +203,7 @@ final class RestartTests: XCTestCase {
         let refused = try again.get("/api/simple/\(simple)")
         XCTAssertEqual(refused.status, 503, refused.text)
         XCTAssertEqual(try refused.json()["error"] as? String, "store_unavailable", refused.text)
+        XCTAssertEqual(refused.header("Retry-After"), "2", "a client knows when to ask again")
         XCTAssertTrue(refused.text.contains("try again"), refused.text)
         // Nothing else is disturbed: a new session is made and answers.
         let fresh = try XCTUnwrap(try again.post("/api/simple").json()["id"] as? String)

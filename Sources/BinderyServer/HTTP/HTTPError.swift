@@ -32,7 +32,12 @@ struct HTTPError: Error, Sendable {
         case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput, .retired: status = 404
         case .malformedJSON, .invalidPayload: status = 400
         case .idempotencyKeyReused: status = 422
-        case .limitReached, .storeUnavailable: status = 503
+        case .limitReached:
+            status = 503
+            headers = [("Retry-After", "1")]
+        case .storeUnavailable:
+            status = 503
+            headers = [("Retry-After", String(Self.databaseRetrySeconds))]
         case .tooManySessions: status = 429
         case .answerTimeout: status = 504
         case .databaseUnavailable:
