@@ -1,6 +1,8 @@
 import BinderyLoopback
 import XCTest
 
+@testable import Bindery
+
 /// The event stream: snapshot first, then live events; resume with Last-Event-ID.
 final class StreamTests: XCTestCase {
     var server: TestServer!
@@ -109,5 +111,32 @@ extension StreamTests {
         let both = try SSEClient(port: server.port, path: "/api/simple/\(id)/events?lastEventId=1", headers: ["Last-Event-ID": "6"])
         _ = try server.client.post("/api/simple/\(id)/inputs/buttonTap")  // ids 7, 8
         XCTAssertEqual(try both.next(2).map(\.id), ["7", "8"])
+    }
+
+    /// While the application says its data may be behind (a cluster's node
+    /// away from its database), every stream is told, a new one first thing;
+    /// and told again when it is current.
+    func testStreamsAreToldWhenTheServersDataGoesStaleAndCurrentAgain() throws {
+        let server = try TestServer()
+        let stale = Locked(false)
+        server.server.application.readiness.add { stale.withLock { $0 } ? "its database is away" : nil }
+        let id = try server.createSession()
+        let open = try SSEClient(port: server.port, path: "/api/simple/\(id)/events")
+        XCTAssertEqual(try open.next(2).map(\.event), ["backgroundColor", "buttonTitle"])
+
+        stale.withLock { $0 = true }
+        let told = try XCTUnwrap(try open.next(timeout: 5))
+        XCTAssertEqual(told, SSEEvent(event: "bindery.stale", data: "true"))
+        XCTAssertEqual(try server.client.get("/readyz").status, 503)
+        let late = try SSEClient(port: server.port, path: "/api/simple/\(id)/events")
+        XCTAssertEqual(try late.next(), SSEEvent(event: "bindery.stale", data: "true"), "a new stream first")
+        let multiplexed = try SSEClient(port: server.port, path: "/api/streams?sessions=simple/\(id)")
+        XCTAssertEqual(try multiplexed.next(), SSEEvent(event: "bindery.stale", data: "true"), "with no session line")
+
+        stale.withLock { $0 = false }
+        XCTAssertEqual(try open.next(timeout: 5), SSEEvent(event: "bindery.stale", data: "false"))
+        XCTAssertEqual(try late.next(2).map(\.event), ["backgroundColor", "buttonTitle"])
+        XCTAssertEqual(try late.next(timeout: 5), SSEEvent(event: "bindery.stale", data: "false"))
+        XCTAssertEqual(try server.client.get("/readyz").status, 200)
     }
 }

@@ -6,6 +6,7 @@ import json
 import threading
 import time
 
+import pytest
 import requests
 
 FORBIDDEN = ("postgres", "libpq", "sqlstate", "127.0.0.1:", "connection to server")
@@ -163,3 +164,28 @@ def test_every_connection_terminated_loses_no_acknowledged_add_and_every_node_ca
     check_history(writers, stored)
     for node in cluster.nodes:
         wait_until(lambda: titles_through(node.url, list_name) == stored, 30, f"node {node.number} caught up with the database")
+
+
+@pytest.mark.parametrize("transport", ["shared", "direct"])
+def test_a_page_keeps_its_values_marked_stale_while_the_database_is_away(cluster, transport):
+    from pages import add, make_browser, titles, wait, wait_open
+
+    def stale(browser):
+        return browser.execute_script("return 'binderyStale' in document.documentElement.dataset")
+
+    browser = make_browser(without_shared_worker=transport == "direct", size="800,600")
+    try:
+        browser.get(f"{cluster.proxy}/todos.html?list=stale")
+        wait_open(browser, timeout=20)
+        add(browser, "kept")
+        assert not stale(browser)
+        cluster.kill_postgres()
+        wait(browser, stale, timeout=15)
+        assert titles(browser) == ["kept"], "the page keeps what it has"
+        assert browser.execute_script("return document.querySelector('[data-bindery-notice]').dataset.kind") == "stale"
+        cluster.start_postgres()
+        wait(browser, lambda b: not stale(b), timeout=20)
+        add(browser, "after")
+        assert titles(browser) == ["kept", "after"]
+    finally:
+        browser.quit()

@@ -257,9 +257,15 @@ function fallBack() {
   }
 }
 
-/** Hands one event of the stream to the tabs bound to its session. */
+/** Hands one event of the stream to the tabs bound to its session (the stream's own `bindery.stale` to every tab). */
 function deliver(stream, { type, data, id, session }) {
-  if (stream !== current || session === null) return;
+  if (stream !== current) return;
+  if (session === null) {
+    if (type === "bindery.stale") {
+      for (const { port, sub, live } of [...stream.members]) if (live) port.postMessage({ type: "stale", sub, stale: data === "true" });
+    }
+    return;
+  }
   const number = id === null ? null : Number(id);
   if (number !== null) stream.positions.set(session, number);
   for (const subscription of [...stream.members]) {

@@ -380,6 +380,8 @@ export class Binding extends EventTarget {
         if (!current()) return;
         this.#feedState = state;
         if (state === "open") this.#failures = 0;
+        // A stream opens current; one from a server whose data is stale says so first thing.
+        if (state === "open" && "binderyStale" in document.documentElement.dataset) this.#setStale(false);
         if (message) this.#showError(message);
         this.#setState(state);
       },
@@ -400,6 +402,7 @@ export class Binding extends EventTarget {
         this.#drain();
       },
       reset: () => current() && this.values.clear(),
+      stale: (isStale) => current() && this.#setStale(isStale),
       refused: (body) => {
         if (!current()) return;
         this.#feed = null;
@@ -608,6 +611,19 @@ export class Binding extends EventTarget {
     const count = this.queue.length;
     const waiting = count === 0 ? "" : ` ${count === 1 ? "1 input waits" : `${count} inputs wait`} to be sent.`;
     showNotice("offline", `The server cannot be reached; trying again.${waiting}`);
+  }
+
+  /**
+   * The server says what it shows may be behind (a cluster's node that cannot
+   * reach its database: it serves what it has, and inputs wait), or current again.
+   */
+  #setStale(isStale) {
+    if (isStale) document.documentElement.dataset.binderyStale = "";
+    else delete document.documentElement.dataset.binderyStale;
+    for (const element of document.querySelectorAll("[data-bindery-stale]")) element.hidden = !isStale;
+    if (isStale) showNotice("stale", "The server cannot reach its database: what you see may be behind, and changes wait.");
+    else hideNotice("stale");
+    this.dispatchEvent(new CustomEvent("stale", { detail: isStale }));
   }
 
   #setState(state) {

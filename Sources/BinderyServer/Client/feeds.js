@@ -11,6 +11,7 @@
 //   refused(body)           the server would not stream this session now (a limit)
 //   lost()                  the feed stopped for a reason of its own; open another
 //   direct()                the shared stream cannot take this session; use an EventSource
+//   stale(isStale)          the server says what it shows may be behind (its database is away), or current again
 
 /** One EventSource per page: the feed where SharedWorker does not exist. */
 export function openEventSource(url, lastEventId, names, listener) {
@@ -32,6 +33,7 @@ export function openEventSource(url, lastEventId, names, listener) {
     listener.trouble();
   });
   source.addEventListener("bindery.reset", () => listener.reset());
+  source.addEventListener("bindery.stale", (event) => listener.stale(event.data === "true"));
   source.addEventListener("bindery.end", () => {
     source.close();
     listener.end();
@@ -105,6 +107,7 @@ export class SharedStream {
     if (message.type === "event") listener.event(message.event, message.data, message.id);
     else if (message.type === "state") listener.state(message.state, message.message);
     else if (message.type === "reset") listener.reset();
+    else if (message.type === "stale") listener.stale(message.stale);
     else if (["gone", "end", "refused", "direct"].includes(message.type)) {
       this.#listeners.delete(message.sub);
       if (message.type === "refused") listener.refused(message.body);

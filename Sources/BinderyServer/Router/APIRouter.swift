@@ -313,7 +313,8 @@ struct APIRouter: Sendable {
                 status: 400, code: "invalid_sessions", message: "one stream carries at most \(Self.maxSessionsPerStream) sessions (got \(entries.count))")
         }
         guard let admission = streams.admit() else {
-            throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
+            throw HTTPError(
+                status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open", headers: [("Retry-After", "1")])
         }
         let retry = configuration.retryMilliseconds
         // Each session answers in its own turn; the last to answer replies.
@@ -327,7 +328,7 @@ struct APIRouter: Sendable {
                 }
                 guard let all else { return }
                 var subscriptions: [Subscription] = []
-                var preamble: [UInt8] = []
+                var preamble = Self.staleness(application)
                 for (entry, result) in zip(entries, all) {
                     switch result {
                     case .success(let subscription):
@@ -353,6 +354,13 @@ struct APIRouter: Sendable {
         }
     }
 
+    /// What a new stream says first about the server's data: that it may be
+    /// behind (`bindery.stale`), while the application says it is not ready
+    /// (a cluster's node away from its database); nothing otherwise.
+    static func staleness(_ application: Application) -> [UInt8] {
+        application.readiness.problem == nil ? [] : ServerSentEvents.stale(true)
+    }
+
     private func stream(_ request: Request, viewModel: String, id: String) throws -> Answer {
         try validate(viewModel: viewModel, id: id, request)
         // The header is what EventSource sends on its own reconnects; the query
@@ -360,7 +368,8 @@ struct APIRouter: Sendable {
         let lastEventID = (request.header("last-event-id") ?? request.query["lastEventId"])
             .flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
         guard let admission = streams.admit() else {
-            throw HTTPError(status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open")
+            throw HTTPError(
+                status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open", headers: [("Retry-After", "1")])
         }
         let retry = configuration.retryMilliseconds
         return .later { [application, telemetry, credentials = Credentials(request)] reply in
@@ -373,7 +382,7 @@ struct APIRouter: Sendable {
                     reply(
                         .eventStream(
                             EventStream(
-                                session: "\(viewModel)/\(id)", subscription: subscription,
+                                session: "\(viewModel)/\(id)", subscription: subscription, preamble: Self.staleness(application),
                                 admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
                 case .failure(let error):
                     admission.release()

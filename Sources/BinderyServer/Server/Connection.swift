@@ -237,6 +237,11 @@ final class Connection: @unchecked Sendable {
         state.withLock { $0.stream?.heartbeat() }
     }
 
+    /// Tells the stream, if this connection is one, `bytes` of its own (`EventStream.tell`).
+    func tell(_ bytes: [UInt8]) {
+        state.withLock { $0.stream?.tell(bytes) }
+    }
+
     /// The client hung up (the watcher saw it): a stream ends now rather than at
     /// its next write, and gives its place back.
     func peerHungUp() {

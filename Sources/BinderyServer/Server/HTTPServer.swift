@@ -158,6 +158,11 @@ final class HTTPServer: @unchecked Sendable {
         for connection in lock.withLock({ Array(connections.values) }) { connection.heartbeat() }
     }
 
+    /// Tells every stream `bytes` of its own (`EventStream.tell`).
+    func tell(_ bytes: [UInt8]) {
+        for connection in lock.withLock({ Array(connections.values) }) { connection.tell(bytes) }
+    }
+
     /// The number of open connections.
     var connectionCount: Int { lock.withLock { connections.count } }
 

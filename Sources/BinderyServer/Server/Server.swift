@@ -1,5 +1,6 @@
 import Bindery
 import Foundation
+import Synchronization
 
 /// Bindery's HTTP server: the runtime behind protocol v1, on libmicrohttpd.
 ///
@@ -15,6 +16,7 @@ public final class Server: @unchecked Sendable {
     private let router: Router
     private let lock = NSLock()
     private var heartbeat: DispatchSourceTimer?
+    private var stalenessWatch: DispatchSourceTimer?
 
     /// A server for `application` with `configuration`; `application` was made
     /// with the encoding the server writes (`BinderyApp` makes both).
@@ -105,7 +107,18 @@ public final class Server: @unchecked Sendable {
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [http] in http.heartbeat() }
         timer.resume()
-        lock.withLock { heartbeat = timer }
+        // Once a second: when the application's data goes stale (a cluster's node
+        // away from its database) or current again, every stream is told.
+        let staleness = DispatchSource.makeTimerSource(queue: .global())
+        staleness.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        let wasStale = Atomic<Bool>(false)
+        staleness.setEventHandler { [http, weak application] in
+            guard let application else { return }
+            let isStale = application.readiness.problem != nil
+            if wasStale.exchange(isStale, ordering: .relaxed) != isStale { http.tell(ServerSentEvents.stale(isStale)) }
+        }
+        staleness.resume()
+        lock.withLock { (heartbeat, stalenessWatch) = (timer, staleness) }
         let runtime = configuration.runtime
         application.startIdleReaper(every: min(.seconds(30), runtime.sessionIdleTimeout, runtime.unusedSessionTimeout / 2))
     }
@@ -116,6 +129,8 @@ public final class Server: @unchecked Sendable {
         lock.withLock {
             heartbeat?.cancel()
             heartbeat = nil
+            stalenessWatch?.cancel()
+            stalenessWatch = nil
         }
         http.stop(grace: configuration.shutdownGrace)
         application.stop(grace: configuration.shutdownGrace)

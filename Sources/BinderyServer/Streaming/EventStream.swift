@@ -67,10 +67,13 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     private let opened = ContinuousClock.now
     private let admission: StreamAdmission.Ticket
 
-    /// The stream of one session, `<vm>/<sid>`.
-    convenience init(session: String, subscription: Subscription, admission: StreamAdmission.Ticket, retryMilliseconds: Int, telemetry: Telemetry) {
+    /// The stream of one session, `<vm>/<sid>`, saying `preamble` after `retry:`.
+    convenience init(
+        session: String, subscription: Subscription, preamble: [UInt8] = [], admission: StreamAdmission.Ticket, retryMilliseconds: Int,
+        telemetry: Telemetry
+    ) {
         self.init(
-            sessions: [session], subscriptions: [subscription], multiplexed: false, admission: admission,
+            sessions: [session], subscriptions: [subscription], multiplexed: false, preamble: preamble, admission: admission,
             retryMilliseconds: retryMilliseconds, telemetry: telemetry)
     }
 
@@ -251,6 +254,17 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     func heartbeat() {
         state.withLock { state in
             state.heartbeatDue = true
+            state.idleCheck = nil
+            resume(&state)
+        }
+    }
+
+    /// Says `bytes` (whole server-sent events of the stream's own: the server's
+    /// data stale or current again) before whatever comes next.
+    func tell(_ bytes: [UInt8]) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.own += bytes
             state.idleCheck = nil
             resume(&state)
         }

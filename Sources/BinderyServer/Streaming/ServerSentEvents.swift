@@ -45,6 +45,13 @@ enum ServerSentEvents {
         session(path) + Array("event: \(gone ? "bindery.gone" : "bindery.error")\ndata: ".utf8) + Array(json) + Array("\n\n".utf8)
     }
 
+    /// Whether what the server shows may be behind (a cluster's node that
+    /// cannot reach its shared database), or current again: for every stream,
+    /// with no session and no id.
+    static func stale(_ isStale: Bool) -> [UInt8] { isStale ? staleEvent : currentEvent }
+    private static let staleEvent = Array("event: bindery.stale\ndata: true\n\n".utf8)
+    private static let currentEvent = Array("event: bindery.stale\ndata: false\n\n".utf8)
+
     /// A comment that keeps proxies from closing an idle stream and finds dead clients.
     static let keepAlive = Array(": keep-alive\n\n".utf8)
 
