@@ -7,7 +7,7 @@
  *             [--warmup-seconds W]
  *   load post --port P [--connections C] [--seconds S] [--create /api/simple]
  *             [--input-path /api/simple/{sid}/inputs/buttonTap] [--warmup-seconds W]
- *             [--body JSON]
+ *             [--body JSON] [--keyed]
  *
  * sse: opens N streams at once (non-blocking connects), parses the HTTP head,
  * the chunked body and the server-sent events. An event whose data is a decimal
@@ -111,6 +111,9 @@ struct conn {
     size_t body_len;
     char *input_req;
     size_t input_req_len;
+    /* --keyed: where the request's Idempotency-Key is written, and how many it has sent. */
+    size_t key_at;
+    uint64_t keys_sent;
     uint64_t sent_at;
 };
 
@@ -120,6 +123,7 @@ static struct {
     enum mode mode;
     int port;
     const char *path, *create_path, *input_path, *body;
+    bool keyed;                /* post: each input with an Idempotency-Key of its own */
     long streams, connections;
     double seconds, warmup;
 
@@ -288,6 +292,11 @@ static bool send_next_post(struct conn *c) {
         return send_request(c, g.create_req, g.create_req_len);
     }
     c->creating = false;
+    if (g.keyed) {
+        /* A key no other input of the run has: the connection's number, then its count. */
+        uint64_t key = ((uint64_t)(c - g.conns) << 40) | c->keys_sent++;
+        for (int digit = 15; digit >= 0; digit--, key >>= 4) c->input_req[c->key_at + digit] = "0123456789abcdef"[key & 15];
+    }
     return send_request(c, c->input_req, c->input_req_len);
 }
 
@@ -422,14 +431,17 @@ static void build_input_request(struct conn *c, const char *sid) {
     size_t blen = strlen(g.body);
     size_t cap = strlen(path) + blen + 256;
     char *req = xmalloc(cap);
+    /* 16 hex digits, written anew before each send (send_next_post). */
+    const char *key = g.keyed ? "Idempotency-Key: 0000000000000000\r\n" : "";
     int n;
     if (blen > 0)
-        n = snprintf(req, cap, "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+        n = snprintf(req, cap, "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s"
                      "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                     path, g.port, blen, g.body);
+                     path, g.port, key, blen, g.body);
     else
-        n = snprintf(req, cap, "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
-                     "Content-Length: 0\r\n\r\n", path, g.port);
+        n = snprintf(req, cap, "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s"
+                     "Content-Length: 0\r\n\r\n", path, g.port, key);
+    c->key_at = g.keyed ? (size_t)(strstr(req, "Idempotency-Key: ") - req) + strlen("Idempotency-Key: ") : 0;
     free(c->input_req);
     c->input_req = req;
     c->input_req_len = (size_t)n;
@@ -761,7 +773,7 @@ static void usage(void) {
         "                 [--warmup-seconds W (default 2)]\n"
         "       load post --port P [--connections C] [--seconds S] [--create /api/simple]\n"
         "                 [--input-path /api/simple/{sid}/inputs/buttonTap]\n"
-        "                 [--warmup-seconds W (default 1)] [--body JSON]\n");
+        "                 [--warmup-seconds W (default 1)] [--body JSON] [--keyed]\n");
     exit(2);
 }
 
@@ -788,6 +800,10 @@ int main(int argc, char **argv) {
     g.warmup = g.mode == MODE_SSE ? 2 : 1;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
+        if (strcmp(o, "--keyed") == 0) {
+            g.keyed = true;
+            continue;
+        }
         if (i + 1 >= argc) usage();
         const char *v = argv[++i];
         if (strcmp(o, "--port") == 0) g.port = (int)parse_double(v, 1, 65535);

@@ -2,7 +2,8 @@
 # Durable writes to one todo list, for one or more `bindery` builds side by side:
 # C keep-alive connections (BenchLoad), each with a session of the list "default",
 # rename its one item in a closed loop for 5 s, three rounds, builds alternating.
-#   Benchmarks/scripts/durable.sh BINDERY [BINDERY…]   (CONNECTIONS=8 by default)
+#   Benchmarks/scripts/durable.sh BINDERY [BINDERY…]   (CONNECTIONS=8 by default;
+#   KEYED=1: each rename with an Idempotency-Key of its own, as the browser sends them)
 # Loopback only; every run stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ run() {
   local before after result
   before=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
   result=$("$load" post --port $port --connections "$connections" --seconds 5 --warmup-seconds 1 --create /api/todos \
-    --input-path '/api/todos/{sid}/inputs/rename' --body '{"id":1,"title":"renamed"}' 2>/dev/null)
+    --input-path '/api/todos/{sid}/inputs/rename' --body '{"id":1,"title":"renamed"}' ${KEYED:+--keyed} 2>/dev/null)
   after=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
   kill -TERM $pid; wait $pid 2>/dev/null || true; rm -rf "$dir"
   echo "$result" | python3 -c 'import json, sys
