@@ -31,16 +31,8 @@ public final class TodoEditViewModel {
                 // Saved once committed: the input's answer waits for it, and fails if the write did.
                 let answer = AnswerHold.take()
                 store.rename(item.id ?? -1, in: item.list, to: title) { result in
-                    switch result {
-                    case .success:
-                        saves.accept(true)
-                        answer?.release()
-                    case .failure(let refusal as TodoError):
-                        errors.accept(refusal.description)
-                        answer?.release()
-                    case .failure(let error):
-                        answer?.release(failing: error)
-                    }
+                    if case .success = result { saves.accept(true) }
+                    TodoStore.settle(result, answer: answer, refused: errors.accept)
                 }
             case .failure(let problem):
                 errors.accept(problem.description)

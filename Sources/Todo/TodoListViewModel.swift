@@ -72,17 +72,7 @@ public final class TodoListViewModel {
         /// fails the answer (the store's database says how: a full disk, say).
         func attempt(_ change: (@escaping TodoStore.Completion) -> Void) {
             let answer = AnswerHold.take()
-            change { result in
-                switch result {
-                case .success:
-                    answer?.release()
-                case .failure(let refusal as TodoError):
-                    errors.accept(refusal.description)
-                    answer?.release()
-                case .failure(let error):
-                    answer?.release(failing: error)
-                }
-            }
+            change { TodoStore.settle($0, answer: answer, refused: errors.accept) }
         }
         add.subscribe(onNext: { title in
             switch TodoStore.validate(title) {

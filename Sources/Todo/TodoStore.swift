@@ -50,6 +50,22 @@ public final class TodoStore: @unchecked Sendable {
         try backend.items(of: list)
     }
 
+    /// Settles the input whose change ended with `result`: its answer
+    /// (`answer`, held until then) is released, failing if the change failed for
+    /// a reason other than the store's refusal (the database's: a full disk), and
+    /// a refusal is said to `refused` (a person's words, not the database's).
+    public static func settle(_ result: Result<Void, Error>, answer: AnswerHold?, refused: (String) -> Void) {
+        switch result {
+        case .success:
+            answer?.release()
+        case .failure(let refusal as TodoError):
+            refused(refusal.description)
+            answer?.release()
+        case .failure(let error):
+            answer?.release(failing: error)
+        }
+    }
+
     /// A title as stored: trimmed; nil (with why) if it is empty, too long, or
     /// holds a control character. A title is one line of text, and SQLite's
     /// text (as GRDB binds it) ends at a NUL: `"abc\u{0}def"` would be stored as

@@ -11,22 +11,6 @@ import XCTest
 /// What a 2xx promises: the todo list's changes are on disk before their
 /// inputs are answered, so `kill -9` at any moment loses none of them.
 final class DurabilityTests: XCTestCase {
-    private func serve(_ database: String) throws -> ServerProcess {
-        try ServerProcess(
-            ServerProcess.binderyExecutable,
-            arguments: [
-                "serve", "--port", "0", "--database", database, "--log-level", "warning",
-                "--public-directory", TestServer.publicDirectory.path,
-            ])
-    }
-
-    private func titles(_ port: UInt16, list: String) throws -> [String] {
-        let created = try HTTPClient(port: port).post("/api/todos", json: #"{"list": "\#(list)"}"#)
-        XCTAssertEqual(created.status, 201, created.text)
-        let outputs = try XCTUnwrap(created.json()["outputs"] as? [String: Any])
-        return (outputs["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
-    }
-
     func testEveryAnsweredInputSurvivesSIGKILLInOrderAndNothingElseDoes() throws {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
@@ -34,7 +18,7 @@ final class DurabilityTests: XCTestCase {
 
         for round in 0..<2 {
             let list = "round\(round)"
-            let server = try serve(database)
+            let server = try ServerProcess.serve(database: database)
             let client = HTTPClient(port: server.port)
             let created = try client.post("/api/todos", json: #"{"list": "\#(list)"}"#)
             let id = try XCTUnwrap(created.json()["id"] as? String, created.text)
@@ -61,8 +45,8 @@ final class DurabilityTests: XCTestCase {
             let acknowledged = answered.withLock { $0 }
             XCTAssertGreaterThanOrEqual(acknowledged.count, killAfter, "round \(round)")
 
-            let restarted = try serve(database)
-            let kept = try titles(restarted.port, list: list)
+            let restarted = try ServerProcess.serve(database: database)
+            let kept = try restarted.todoTitles(list)
             // Every answered input, in order; at most the one in flight after them.
             XCTAssertEqual(Array(kept.prefix(acknowledged.count)), acknowledged, "round \(round)")
             XCTAssertLessThanOrEqual(kept.count, acknowledged.count + 1, "round \(round): \(kept.suffix(3))")
@@ -78,7 +62,7 @@ final class DurabilityTests: XCTestCase {
     func testConcurrentWritersLoseNoAnsweredInputToSIGKILL() throws {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
-        let server = try serve(database)
+        let server = try ServerProcess.serve(database: database)
         let writers = 8
         let ids = try (0..<writers).map { _ in
             try XCTUnwrap(try HTTPClient(port: server.port).post("/api/todos", json: #"{"list": "together"}"#).json()["id"] as? String)
@@ -105,8 +89,8 @@ final class DurabilityTests: XCTestCase {
         while senders.contains(where: \.isExecuting), Date() < deadline { usleep(1_000) }
         let acknowledged = answered.withLock { $0 }
 
-        let restarted = try serve(database)
-        let kept = try titles(restarted.port, list: "together")
+        let restarted = try ServerProcess.serve(database: database)
+        let kept = try restarted.todoTitles("together")
         for writer in 0..<writers {
             let mine = kept.filter { $0.hasPrefix("w\(writer)-") }
             XCTAssertEqual(Array(mine.prefix(acknowledged[writer].count)), acknowledged[writer], "writer \(writer)")

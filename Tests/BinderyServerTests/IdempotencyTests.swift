@@ -106,18 +106,12 @@ final class IdempotencyTests: XCTestCase {
     func testARepeatAfterSIGKILLIsNotAppliedAgain() throws {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
-        func serve() throws -> ServerProcess {
-            try ServerProcess(
-                ServerProcess.binderyExecutable,
-                arguments: [
-                    "serve", "--port", "0", "--database", database, "--log-level", "warning", "--session-save-interval", "600000",
-                    "--public-directory", TestServer.publicDirectory.path,
-                ])
-        }
+        // Saved as it stops, and not before: the next save would be ten minutes away.
+        func serve() throws -> ServerProcess { try ServerProcess.serve(database: database, ["--session-save-interval", "600000"]) }
         let server = try serve()
         let created = try HTTPClient(port: server.port).post("/api/todos", json: #"{"list": "crash"}"#)
         let session = try XCTUnwrap(try created.json()["id"] as? String)
-        // Saved once, with no key: the next save would be ten minutes away.
+        // Saved once, with no key.
         server.send(SIGTERM)
         XCTAssertEqual(server.waitForExit(timeout: 10), 0)
         let second = try serve()
@@ -131,9 +125,7 @@ final class IdempotencyTests: XCTestCase {
         let third = try serve()
         let repeated = try add(third.port)
         XCTAssertEqual(repeated.status, 200, repeated.text)
-        let snapshot = try HTTPClient(port: third.port).get("/api/todos/\(session)").json()
-        let titles = ((snapshot["outputs"] as? [String: Any])?["items"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
-        XCTAssertEqual(titles, ["once"], "applied once, across the crash")
+        XCTAssertEqual(try third.todoTitles("crash"), ["once"], "applied once, across the crash")
         XCTAssertEqual(try add(third.port).header("Idempotent-Replayed"), "true", "and known to the session from then on")
         third.send(SIGTERM)
         XCTAssertEqual(third.waitForExit(timeout: 10), 0)
@@ -144,11 +136,7 @@ final class IdempotencyTests: XCTestCase {
     func testARepeatAfterARestartGetsTheFirstAnswer() throws {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
-        func serve() throws -> ServerProcess {
-            try ServerProcess(
-                ServerProcess.binderyExecutable,
-                arguments: ["serve", "--port", "0", "--database", database, "--log-level", "warning", "--public-directory", TestServer.publicDirectory.path])
-        }
+        func serve() throws -> ServerProcess { try ServerProcess.serve(database: database) }
         let first = try serve()
         let session = try XCTUnwrap(try HTTPClient(port: first.port).post("/api/simple").json()["id"] as? String)
         let tap = { (port: UInt16) in

@@ -16,7 +16,7 @@ final class StorageFailureTests: XCTestCase {
         let disk = try SmallDisk(megabytes: 4)
         defer { disk.unmount() }
         let database = disk.path + "/bindery.sqlite"
-        let server = try serve(database)
+        let server = try ServerProcess.serve(database: database, logLevel: "notice")
         let client = HTTPClient(port: server.port)
         let created = try client.post("/api/todos", json: #"{"list": "full"}"#)
         let id = try XCTUnwrap(created.json()["id"] as? String, created.text)
@@ -65,28 +65,13 @@ final class StorageFailureTests: XCTestCase {
         XCTAssertTrue(server.standardError.contains("storage_full"), "the operator is told, with the cause: \(server.standardError.suffix(2_000))")
         XCTAssertTrue(server.standardError.contains("disk is full"), "the cause is logged")
 
-        let restarted = try serve(database)
-        let kept = try titles(restarted.port, list: "full")
+        let restarted = try ServerProcess.serve(database: database, logLevel: "notice")
+        let kept = try restarted.todoTitles("full")
         XCTAssertEqual(kept, answered, "exactly the adds answered 2xx, in order")
         restarted.send(SIGTERM)
         XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
     }
 
-    private func serve(_ database: String) throws -> ServerProcess {
-        try ServerProcess(
-            ServerProcess.binderyExecutable,
-            arguments: [
-                "serve", "--port", "0", "--database", database, "--log-level", "notice",
-                "--public-directory", TestServer.publicDirectory.path,
-            ])
-    }
-
-    private func titles(_ port: UInt16, list: String) throws -> [String] {
-        let created = try HTTPClient(port: port).post("/api/todos", json: #"{"list": "\#(list)"}"#)
-        XCTAssertEqual(created.status, 201, created.text)
-        let outputs = try XCTUnwrap(created.json()["outputs"] as? [String: Any])
-        return (outputs["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
-    }
 }
 
 /// A tmpfs of a few megabytes of its own, for a disk that fills up for real.

@@ -239,17 +239,19 @@ final class StoredSessionBoundsTests: XCTestCase {
         try await awaitResult { application.findSession(viewModel, id: id, completion: $0) }
     }
 
-    func testStoredSessionsExpireAndStayBounded() async throws {
+    /// An application that keeps at most `limit` sessions (for ten days) in an
+    /// in-memory database, where earlier processes left 100,000 `counter`
+    /// sessions, `kept-…0` to `kept-…99999`, last seen a second apart from
+    /// `start` on: made in one statement by SQLite (a loop of inserts took 6 s
+    /// under the sanitizers).
+    private func seeded(keepingAtMost limit: Int, since start: Date) async throws -> Application {
         var configuration = RuntimeConfiguration()
-        configuration.maxStoredSessions = 50_000
+        configuration.maxStoredSessions = limit
         configuration.storedSessionLifetime = .seconds(10 * 86_400)
         let application = Application(configuration: configuration)
         let database = try BinderyDatabase.inMemory()
         try application.keepSessions(in: database)
         application.register("counter") { _ in KeptSessionTests.CounterBinding() }
-        // 100,000 sessions stored by earlier processes, last seen a second apart.
-        let start = Date().addingTimeInterval(-200_000)
-        // One statement: SQLite makes the rows (a loop of inserts took 6 s under the sanitizers).
         try await database.write { db in
             try db.execute(sql: "DELETE FROM bindery_session")
             try db.execute(
@@ -259,6 +261,12 @@ final class StoredSessionBoundsTests: XCTestCase {
                     SELECT printf('kept-%017d', i), 'counter', 0, x'', ? + i, ? + i, 0, 1 FROM n
                     """, arguments: [start.timeIntervalSince1970, start.timeIntervalSince1970])
         }
+        return application
+    }
+
+    func testStoredSessionsExpireAndStayBounded() async throws {
+        let start = Date().addingTimeInterval(-200_000)
+        let application = try await seeded(keepingAtMost: 50_000, since: start)
         application.sweepStoredSessions()
         XCTAssertEqual(application.storedSessionCount, 50_000, "the least recently seen go beyond the limit")
         XCTAssertEqual(application.sessionCount, 0, "stored sessions take no memory")
@@ -276,23 +284,7 @@ final class StoredSessionBoundsTests: XCTestCase {
     /// the store meanwhile (a stored session asked for) is served between two,
     /// not after the whole trim.
     func testATrimOfManySessionsHoldsNoRequestUntilItEnds() async throws {
-        var configuration = RuntimeConfiguration()
-        configuration.maxStoredSessions = 1_000
-        configuration.storedSessionLifetime = .seconds(10 * 86_400)
-        let application = Application(configuration: configuration)
-        let database = try BinderyDatabase.inMemory()
-        try application.keepSessions(in: database)
-        application.register("counter") { _ in KeptSessionTests.CounterBinding() }
-        let start = Date().addingTimeInterval(-200_000)
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM bindery_session")
-            try db.execute(
-                sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
-                    INSERT INTO bindery_session (id, view_model, shared, parameters, created_at, last_seen, last_event_id, stopped_cleanly)
-                    SELECT printf('kept-%017d', i), 'counter', 0, x'', ? + i, ? + i, 0, 1 FROM n
-                    """, arguments: [start.timeIntervalSince1970, start.timeIntervalSince1970])
-        }
+        let application = try await seeded(keepingAtMost: 1_000, since: Date().addingTimeInterval(-200_000))
         let trimmed = Locked(false)
         application.sweepStoredSessions(waiting: false) { trimmed.withLock { $0 = true } }
         let found = try await find(application, "counter", String(format: "kept-%017d", 99_999))

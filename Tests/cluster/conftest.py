@@ -18,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # The browser suite's page helpers (Tests/browser/pages.py).
 sys.path.insert(0, os.path.join(ROOT, "Tests", "browser"))
 from pages import make_browser, page_state, wait, wait_open  # noqa: E402,F401 (the suite's files import them from here)
+import fault_run  # noqa: E402 (beside this file)
 
 SCRIPT = os.path.join(ROOT, "script", "cluster")
 LOG_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z ")
@@ -94,35 +95,17 @@ class Cluster:
             assert time.monotonic() < deadline, f"session {session} was not stored with {text}"
             time.sleep(0.05)
 
-    def postgres_home(self):
-        """Where this cluster's PostgreSQL keeps its files (script/postgres may have put them in /tmp)."""
-        home = os.path.join(self.directory, "postgres")
-        moved = os.path.join(home, "postgres.path")
-        if os.path.exists(moved):
-            with open(moved) as file:
-                home = file.read().strip()
-        return home
-
     def kill_postgres(self):
         """`kill -9` of PostgreSQL's server and every process it started: a crash, not a shutdown."""
-        with open(os.path.join(self.postgres_home(), "data", "postmaster.pid")) as file:
-            postmaster = int(file.readline())
-        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
-        for pid in [postmaster, *map(int, children)]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + 10
-        while any(os.path.exists(f"/proc/{pid}") for pid in [postmaster, *map(int, children)]):
-            assert time.monotonic() < deadline, "PostgreSQL did not die"
-            time.sleep(0.02)
+        fault_run.kill_postgres(self.directory)
 
     def start_postgres(self):
         """Starts this cluster's PostgreSQL again on its port (after a crash: it recovers from its log)."""
-        started = subprocess.run([os.path.join(ROOT, "script", "postgres"), "start", os.path.join(self.directory, "postgres")],
-                                 capture_output=True, text=True, timeout=120)
-        assert started.returncode == 0, started.stderr
+        fault_run.start_postgres(self.directory)
+
+    def terminate_connections(self):
+        """Ends every connection to the cluster's database (`pg_terminate_backend`); one row per connection ended."""
+        return self.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'bindery' AND pid <> pg_backend_pid()")
 
     def psql(self, sql):
         """What `sql` answers in the cluster's database, as lines."""

@@ -143,38 +143,14 @@ class Cluster:
         os.kill(node.pid, signal.SIGCONT)
         node.paused = False
 
-    def postgres_home(self):
-        home = os.path.join(self.directory, "postgres")
-        moved = os.path.join(home, "postgres.path")
-        if os.path.exists(moved):
-            with open(moved) as file:
-                home = file.read().strip()
-        return home
-
     def postgres_running(self):
         return subprocess.run([POSTGRES, "status", os.path.join(self.directory, "postgres")], capture_output=True).returncode == 0
 
     def kill_postgres(self):
-        try:
-            with open(os.path.join(self.postgres_home(), "data", "postmaster.pid")) as file:
-                postmaster = int(file.readline())
-        except (OSError, ValueError):
-            return
-        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
-        pids = [postmaster, *map(int, children)]
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + 10
-        while any(os.path.exists(f"/proc/{pid}") for pid in pids) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        kill_postgres(self.directory)
 
     def start_postgres(self):
-        started = subprocess.run([POSTGRES, "start", os.path.join(self.directory, "postgres")], capture_output=True, text=True, timeout=120)
-        if started.returncode != 0:
-            raise RuntimeError("PostgreSQL did not start: " + started.stderr)
+        start_postgres(self.directory)
 
     def terminate_connections(self):
         return self.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'bindery' AND pid <> pg_backend_pid()")
@@ -202,6 +178,44 @@ class Cluster:
         if self.disk:
             subprocess.run(["umount", "-l", self.disk])
         subprocess.run(["rm", "-rf", self.directory])
+
+
+def postgres_home(directory):
+    """Where the PostgreSQL of the cluster in `directory` keeps its files (script/postgres may have put them in /tmp)."""
+    home = os.path.join(directory, "postgres")
+    moved = os.path.join(home, "postgres.path")
+    if os.path.exists(moved):
+        with open(moved) as file:
+            home = file.read().strip()
+    return home
+
+
+def kill_postgres(directory):
+    """`kill -9` of the cluster's PostgreSQL and every process it started: a crash, not a shutdown."""
+    try:
+        with open(os.path.join(postgres_home(directory), "data", "postmaster.pid")) as file:
+            postmaster = int(file.readline())
+    except (OSError, ValueError):
+        return
+    children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+    pids = [postmaster, *map(int, children)]
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{pid}") for pid in pids):
+        if time.monotonic() > deadline:
+            raise RuntimeError("PostgreSQL did not die")
+        time.sleep(0.02)
+
+
+def start_postgres(directory):
+    """Starts the cluster's PostgreSQL again on its port (after a crash: it recovers from its log)."""
+    started = subprocess.run([POSTGRES, "start", os.path.join(directory, "postgres")], capture_output=True, text=True, timeout=120)
+    if started.returncode != 0:
+        raise RuntimeError("PostgreSQL did not start: " + started.stderr)
 
 
 class Writer(threading.Thread):

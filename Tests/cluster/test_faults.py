@@ -97,43 +97,59 @@ def check_history(writers, stored):
         assert set(mine) <= acknowledged | set(writer.unknown), f"writer {writer.number}: stored what it never sent"
 
 
+class Writers:
+    """Four writers adding to `list_name` through nginx (`with`): on leaving, they get 100 more adds answered
+    (the fault is over), stop, and the history is checked against the database, and every node against it."""
+
+    def __init__(self, cluster, list_name):
+        self.cluster, self.list_name = cluster, list_name
+        self.stop = threading.Event()
+        self.writers = [Writer(number, cluster.proxy, list_name, self.stop) for number in range(4)]
+
+    def acknowledged(self):
+        return sum(len(writer.acknowledged) for writer in self.writers)
+
+    def __enter__(self):
+        for writer in self.writers:
+            writer.start()
+        return self
+
+    def __exit__(self, kind, *_):
+        if kind is not None:
+            self.stop.set()
+            return False
+        before = self.acknowledged()
+        wait_until(lambda: self.acknowledged() >= before + 100, 60, "adds are answered 2xx again once the fault is over")
+        self.stop.set()
+        for writer in self.writers:
+            writer.join(timeout=30)
+        stored = self.cluster.psql(f"SELECT title FROM todo WHERE list = '{self.list_name}' ORDER BY position, id")
+        check_history(self.writers, stored)
+        # Every node shows what the database has, soon.
+        for node in self.cluster.nodes:
+            wait_until(lambda: titles_through(node.url, self.list_name) == stored, 30, f"node {node.number} caught up with the database")
+        return False
+
+
 def test_postgres_killed_and_restarted_loses_no_acknowledged_add_and_every_node_catches_up(cluster):
-    list_name = "pg-crash"
-    stop = threading.Event()
-    writers = [Writer(number, cluster.proxy, list_name, stop) for number in range(4)]
-    for writer in writers:
-        writer.start()
-    wait_until(lambda: sum(len(w.acknowledged) for w in writers) >= 200, 60, "the writers got going")
-
-    cluster.kill_postgres()
-    # While the database is away, a node says it is not ready, in words of its own.
-    for node in cluster.nodes:
-        wait_until(lambda: requests.get(f"{node.url}/readyz", timeout=5).status_code == 503, 10, f"node {node.number} not ready")
-        answer = requests.get(f"{node.url}/readyz", timeout=5)
-        assert answer.json()["error"] == "not_ready" and not any(word in answer.text.lower() for word in FORBIDDEN), answer.text
-    time.sleep(1)
-    cluster.start_postgres()
-    for node in cluster.nodes:
-        wait_until(lambda: requests.get(f"{node.url}/readyz", timeout=5).status_code == 200, 20, f"node {node.number} ready again")
-    acknowledged_after = sum(len(w.acknowledged) for w in writers)
-    wait_until(lambda: sum(len(w.acknowledged) for w in writers) >= acknowledged_after + 200, 60,
-               "adds are answered 2xx again once PostgreSQL is back")
-    stop.set()
-    for writer in writers:
-        writer.join(timeout=30)
-
-    stored = cluster.psql(f"SELECT title FROM todo WHERE list = '{list_name}' ORDER BY position, id")
-    check_history(writers, stored)
-    # Every node shows what the database has, soon.
-    for node in cluster.nodes:
-        wait_until(lambda: titles_through(node.url, list_name) == stored, 30,
-                   f"node {node.number} caught up with the database")
+    with Writers(cluster, "pg-crash") as writers:
+        wait_until(lambda: writers.acknowledged() >= 200, 60, "the writers got going")
+        cluster.kill_postgres()
+        # While the database is away, a node says it is not ready, in words of its own.
+        for node in cluster.nodes:
+            wait_until(lambda: requests.get(f"{node.url}/readyz", timeout=5).status_code == 503, 10, f"node {node.number} not ready")
+            answer = requests.get(f"{node.url}/readyz", timeout=5)
+            assert answer.json()["error"] == "not_ready" and not any(word in answer.text.lower() for word in FORBIDDEN), answer.text
+        time.sleep(1)
+        cluster.start_postgres()
+        for node in cluster.nodes:
+            wait_until(lambda: requests.get(f"{node.url}/readyz", timeout=5).status_code == 200, 20, f"node {node.number} ready again")
     # And goes on following it: an add through node 3 reaches a stream on node 1.
     first, third = cluster.nodes[0], cluster.nodes[2]
-    watched = create_list(first.url, list_name)
+    watched = create_list(first.url, "pg-crash")
     with requests.get(f"{first.url}/api/todos/{watched}/events", headers={"Accept": "text/event-stream"},
                       stream=True, timeout=10) as stream:
-        adder = create_list(third.url, list_name)
+        adder = create_list(third.url, "pg-crash")
         added = requests.post(f"{third.url}/api/todos/{adder}/inputs/add", json="across nodes", timeout=10)
         assert added.status_code == 200, added.text
         deadline = time.monotonic() + 10
@@ -145,25 +161,10 @@ def test_postgres_killed_and_restarted_loses_no_acknowledged_add_and_every_node_
 
 def test_every_connection_terminated_loses_no_acknowledged_add_and_every_node_catches_up(cluster):
     """`pg_terminate_backend` of every Bindery connection, three times while four writers add."""
-    list_name = "terminated"
-    stop = threading.Event()
-    writers = [Writer(number, cluster.proxy, list_name, stop) for number in range(4)]
-    for writer in writers:
-        writer.start()
-    for round in range(3):
-        wait_until(lambda: sum(len(w.acknowledged) for w in writers) >= 100 * (round + 1), 60, "the writers go on")
-        ended = cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE datname = 'bindery' AND pid <> pg_backend_pid()")
-        assert ended, "connections to end"
-    acknowledged = sum(len(w.acknowledged) for w in writers)
-    wait_until(lambda: sum(len(w.acknowledged) for w in writers) >= acknowledged + 100, 60, "adds go through again")
-    stop.set()
-    for writer in writers:
-        writer.join(timeout=30)
-    stored = cluster.psql(f"SELECT title FROM todo WHERE list = '{list_name}' ORDER BY position, id")
-    check_history(writers, stored)
-    for node in cluster.nodes:
-        wait_until(lambda: titles_through(node.url, list_name) == stored, 30, f"node {node.number} caught up with the database")
+    with Writers(cluster, "terminated") as writers:
+        for round in range(3):
+            wait_until(lambda: writers.acknowledged() >= 100 * (round + 1), 60, "the writers go on")
+            assert cluster.terminate_connections(), "connections to end"
 
 
 @pytest.mark.parametrize("transport", ["shared", "direct"])

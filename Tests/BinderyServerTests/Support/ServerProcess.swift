@@ -1,5 +1,6 @@
 import BinderyLoopback
 import Foundation
+import XCTest
 
 #if canImport(Glibc)
     import Glibc
@@ -68,6 +69,25 @@ final class ServerProcess {
     static var binderyExecutable: URL {
         if let path = ProcessInfo.processInfo.environment["BINDERY_BINARY"] { return URL(fileURLWithPath: path) }
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bindery")
+    }
+
+    /// `bindery serve` on a free port with the app's database at `database`
+    /// (its sessions kept there), the repository's pages, and `more` options.
+    static func serve(database: String, logLevel: String = "warning", _ more: [String] = []) throws -> ServerProcess {
+        try ServerProcess(
+            binderyExecutable,
+            arguments: [
+                "serve", "--port", "0", "--database", database, "--log-level", logLevel,
+                "--public-directory", TestServer.publicDirectory.path,
+            ] + more)
+    }
+
+    /// The titles of todo list `list`, in order, as a new session on this server shows them.
+    func todoTitles(_ list: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let created = try HTTPClient(port: port).post("/api/todos", json: #"{"list": "\#(list)"}"#)
+        XCTAssertEqual(created.status, 201, created.text, file: file, line: line)
+        let outputs = try XCTUnwrap(created.json()["outputs"] as? [String: Any], file: file, line: line)
+        return (outputs["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
     }
 
     /// Sends `signal` to the process.
