@@ -87,11 +87,17 @@ final class SessionAccessTests: XCTestCase {
     // MARK: Authentication
 
     /// `X-User: <name>` says who asks; mallory is known and refused; no header is refused.
+    /// What a check that asks a database might throw, in the database's words.
+    private struct DatabaseDown: Error, CustomStringConvertible {
+        var description: String { "connection to server at \"10.0.0.9\", port 5432 failed" }
+    }
+
     private func authenticatedServer() throws -> TestServer {
         let server = try TestServer {
             $0.authenticate = { request in
                 guard let user = request.header("x-user") else { throw AuthenticationError.unauthenticated("send X-User") }
                 if user == "mallory" { throw AuthenticationError.forbidden("mallory may not") }
+                if user == "broken" { throw DatabaseDown() }
                 // The check may await anything (a database, another service): it runs off the server's threads.
                 await Task.yield()
                 return Identity(user, attributes: ["name": user.capitalized])
@@ -120,6 +126,10 @@ final class SessionAccessTests: XCTestCase {
         XCTAssertEqual(try mallory.json()["error"] as? String, "forbidden")
         XCTAssertEqual(try server.client.get("/api", headers: ["X-User": "alice"]).status, 200)
         XCTAssertEqual(try server.client.get("/simple.html").status, 200, "pages are files: the app's check is for the API")
+        // An authentication that fails in its own way: a 500, without its words (they may be a database's).
+        let broken = try server.client.get("/api", headers: ["X-User": "broken"])
+        try assertError(broken, 500, "authentication_failed")
+        XCTAssertFalse(broken.text.contains("10.0.0.9"), broken.text)
         let metrics = try server.client.get("/metrics").text
         XCTAssertTrue(metrics.contains(#"bindery_refusals_total{reason="unauthenticated"} 2"#), metrics)
     }

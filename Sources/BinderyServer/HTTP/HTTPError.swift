@@ -71,7 +71,8 @@ struct HTTPError: Error, Sendable {
         switch error {
         case let error as HTTPError: return error.response
         case let error as BinderyError: return HTTPError(error).response
-        default: return HTTPError(status: 500, code: "internal_error", message: "\(error)").response
+        // Never its words: they may be a database's.
+        default: return HTTPError(status: 500, code: "internal_error", message: "the server failed to answer").response
         }
     }
 

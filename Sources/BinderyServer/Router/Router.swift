@@ -107,7 +107,9 @@ struct Router: Sendable {
                     edge.telemetry.refused(.unauthenticated, client: asked.client, detail: refusal.message)
                     return reply(refusal.httpError.response)
                 } catch {
-                    return reply(HTTPError(status: 500, code: "authentication_failed", message: "the app's authentication failed: \(error)").response)
+                    // Its words may be a database's: they go to the log, not to the client.
+                    edge.telemetry.logger.error("authentication failed", metadata: ["path": "\(asked.path)", "cause": "\(error)"])
+                    return reply(HTTPError(status: 500, code: "authentication_failed", message: "the app's authentication failed").response)
                 }
                 do {
                     switch try api.respond(to: request, segments: request.segments.dropFirst()) {
