@@ -101,6 +101,32 @@ final class IdempotencyTests: XCTestCase {
         XCTAssertEqual(((snapshot["outputs"] as? [String: Any])?["items"] as? [Any])?.count, 1, "applied once")
     }
 
+    /// Answered 504 (its commit outlasted the limit): a repeat meanwhile is
+    /// told the same at once, not applied; once the commit is done, a repeat
+    /// gets the success.
+    func testARepeatOfAnInputAnswered504IsToldSoUntilItsWorkEndsThenGetsHowItEnded() throws {
+        let server = try TestServer { $0.runtime.heldAnswerTimeout = .seconds(1) }
+        let session = try XCTUnwrap(try server.client.post("/api/todos", json: #"{"list": "late"}"#).json()["id"] as? String)
+        let writer = try StalledWriter(server)
+        defer { writer.letGo() }
+        func add() throws -> HTTPResponse {
+            try server.client.post("/api/todos/\(session)/inputs/add", json: #""late""#, headers: ["Idempotency-Key": "late-1"])
+        }
+        try assertError(try add(), 504, "answer_timeout")
+        let meanwhile = try add()
+        try assertError(meanwhile, 504, "answer_timeout")
+        XCTAssertEqual(try meanwhile.json()["applied"] as? Bool, true)
+        writer.letGo()
+        var after: HTTPResponse?
+        waitUntil("the repeat gets the success once the commit is done") {
+            after = try? add()
+            return after?.status == 200
+        }
+        XCTAssertEqual(after?.header("Idempotent-Replayed"), "true")
+        let snapshot = try server.client.get("/api/todos/\(session)").json()
+        XCTAssertEqual(((snapshot["outputs"] as? [String: Any])?["items"] as? [Any])?.count, 1, "applied once")
+    }
+
     /// After `kill -9` the session is made again from its store, which may not
     /// know the key yet: the add's own receipt, committed with it, refuses it.
     func testARepeatAfterSIGKILLIsNotAppliedAgain() throws {

@@ -8,8 +8,8 @@ import Foundation
 ///
 /// An input refused before it was applied (`applied: false`: a full disk, a
 /// database away) leaves no trace: its repeat is applied. One answered 504
-/// `answer_timeout` (applied, its work still going) stays pending until that
-/// work ends, so a repeat then gets how it ended.
+/// `answer_timeout` (applied, its work still going) is answered 504 again
+/// until that work ends, and how it ended from then on.
 ///
 /// Kept with the session's record (`StoredSession.inputKeys`), in the same
 /// capture as its declared state: after a restart, a key is known exactly when
@@ -21,6 +21,8 @@ final class InputKeys {
     enum Outcome: Equatable {
         /// Not answered yet.
         case pending
+        /// Answered 504: applied, and its work goes on (`ended` tells how it ends).
+        case running(BinderyError)
         /// Answered with its snapshot.
         case succeeded
         /// Answered with this failure (one that did apply, or may have).
@@ -83,9 +85,8 @@ final class InputKeys {
             forget(key)
             return waiters.forEach { $0(result) }
         case .failure(let error) where error.code == .answerTimeout:
-            // Applied, its work still going: repeats wait for how it ends (`ended`).
-            entries[key] = entry
-            return waiters.forEach { $0(result) }
+            // Applied, its work still going: repeats are told so until it ends (`ended`).
+            entry.outcome = .running(error)
         case .failure(let error):
             entry.outcome = .failed(error)
         }
@@ -95,7 +96,7 @@ final class InputKeys {
 
     /// The work of `key`'s input, answered 504 before, has ended with `failure` (nil: done).
     func ended(_ key: String, failure: BinderyError?) {
-        guard var entry = entries[key], entry.outcome == .pending else { return }
+        guard var entry = entries[key], case .running = entry.outcome else { return }
         if let failure, failure.applied == false { return forget(key) }
         entry.outcome = failure.map(Outcome.failed) ?? .succeeded
         entries[key] = entry
@@ -111,7 +112,7 @@ final class InputKeys {
         let answered = order.compactMap { key -> Stored? in
             guard let entry = entries[key] else { return nil }
             switch entry.outcome {
-            case .pending: return nil
+            case .pending, .running: return nil
             case .succeeded: return Stored(key: key, fingerprint: entry.fingerprint, error: nil, message: nil, applied: nil)
             case .failed(let error):
                 return Stored(key: key, fingerprint: entry.fingerprint, error: error.code.rawValue, message: error.message, applied: error.applied)

@@ -391,6 +391,7 @@ package final class Session: @unchecked Sendable {
             }, input: inputTurn,
             answer: { [self] in
                 if case .replay(.failed(let error)) = admitted.admission { throw error }
+                if case .replay(.running(let error)) = admitted.admission { throw error }
                 var snapshot = makeSnapshot(forInput: true)
                 if case .replay = admitted.admission { snapshot.isReplay = true }
                 return snapshot
