@@ -33,6 +33,9 @@ public enum Examples {
         application.register("sending", summary: "ViewModel done right: texts uploaded to a database through an Action.") { _ in
             SendingListViewModel(database: services.databaseService)
         }
+        application.register(
+            "search", summary: "Search as you type, as iOS code writes it: debounced and observed on MainScheduler.instance."
+        ) { _ in OperatorSearchViewModel(service: services.operatorSearchService) }
         application.register("board", shared: true, summary: "One board for everyone: post a note, every page sees it (one instance across a cluster).") {
             _ in BoardViewModel()
         }

@@ -89,6 +89,16 @@ def test_messages_send_with_loading_state_and_errors(server, browser):
     wait(browser, lambda b: texts(b, "#messages li") == ["Hello from Chromium", "Second"])
 
 
+def test_search_answers_as_you_type_through_the_main_scheduler(server, browser):
+    open_page(browser, server.url + "/search.html")
+    wait(browser, lambda b: text(b, "#summary") == "Type part of an operator's name")
+    browser.find_element(By.ID, "query").send_keys("take")
+    wait(browser, lambda b: texts(b, "#results li") == ["take", "takeLast", "takeUntil", "takeWhile"])
+    assert text(browser, "#summary") == "4 found"
+    browser.find_element(By.ID, "query").send_keys(Keys.BACKSPACE * 4 + "Latest")
+    wait(browser, lambda b: texts(b, "#results li") == ["combineLatest", "flatMapLatest", "switchLatest", "withLatestFrom"])
+
+
 def test_board_is_one_for_everyone_posted_from_the_page_or_curl(server, browser):
     open_page(browser, server.url + "/board.html")
     before = int(text(browser, "#count"))

@@ -114,11 +114,14 @@ public final class BinderyApp: Sendable {
         // One descriptor per connection: up to `maxConnections` of them.
         Self.raiseFileLimit()
         let server = makeServer()
-        let stopRequested = DispatchSemaphore(value: 0)
+        // The main thread runs the main queue while the server serves: what
+        // code outside any session schedules on `MainScheduler.instance` (a
+        // service, a timer) runs, as in an iOS app. A signal ends the loop.
+        nonisolated(unsafe) var stopRequested = false
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "bindery.signals"))
-            source.setEventHandler { stopRequested.signal() }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { stopRequested = true }
             source.resume()
             return source
         }
@@ -126,7 +129,7 @@ public final class BinderyApp: Sendable {
         try server.start()
         // Written at once (not buffered), so scripts reading the output see the address.
         Self.say("Bindery listening on http://\(configuration.host):\(server.port)/")
-        stopRequested.wait()
+        while !stopRequested { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
         Self.say("Bindery stopping…")
         server.stop()
     }

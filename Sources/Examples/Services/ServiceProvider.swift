@@ -23,6 +23,8 @@ public final class ServiceProvider: @unchecked Sendable {
     let albumService: AlbumService
     /// The database the sending list uploads to.
     let databaseService: DatabaseService
+    /// RxSwift's operators, looked up by name.
+    let operatorSearchService: OperatorSearchService
 
     /// Services with `latency` on `scheduler` (a background scheduler by
     /// default), whose state is kept by `application` where it keeps its sessions.
@@ -39,6 +41,7 @@ public final class ServiceProvider: @unchecked Sendable {
         currencyService = CurrencyService(scheduler: scheduler, latency: latency)
         albumService = AlbumService(scheduler: scheduler)
         databaseService = DatabaseService(scheduler: scheduler, latency: latency)
+        operatorSearchService = OperatorSearchService(scheduler: scheduler, latency: latency)
     }
 }
 
