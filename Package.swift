@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BinderyRxBlocking", targets: ["BinderyRxBlocking"]),
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
+        .library(name: "BinderyNetworking", targets: ["BinderyNetworking"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
         .library(name: "BinderyPostgres", targets: ["BinderyPostgres"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
@@ -46,6 +47,9 @@ let package = Package(
         // RxBlocking's `toBlocking()`: waiting for a sequence, for tests and tools only.
         .target(name: "BinderyRxBlocking", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")]),
+        // RxCocoa's `URLSession.rx`, over FoundationNetworking on Linux (which links libcurl):
+        // its own product, so an app that does not ask an HTTP API links none of it.
+        .target(name: "BinderyNetworking", dependencies: ["Bindery"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BinderyDatabase", dependencies: [
             "Bindery", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
@@ -72,7 +76,8 @@ let package = Package(
         // Its PostgreSQL tests use a real server: script/test's (BINDERY_TEST_POSTGRES), or one script/postgres starts.
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyServer", "BinderyLoopback", "ExampleApp", "Examples", "Todo",
+            "bindery", "Bindery", "BinderyDatabase", "BinderyNetworking", "BinderyPostgres", "BinderyRxBlocking", "BinderyServer", "BinderyLoopback",
+            "ExampleApp", "Examples", "Todo",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),

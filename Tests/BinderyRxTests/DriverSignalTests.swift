@@ -259,4 +259,24 @@ final class BindTests: XCTestCase {
         other.start()
         XCTAssertEqual(optional.events, [.next(210, 1), .error(220, TestError.boom)])
     }
+
+    /// A type that is a shared sequence by `asSharedSequence()` alone (as
+    /// RxExample's `ActivityIndicator` is) is an observable too, as in RxCocoa.
+    func testASharedSequenceConvertibleIsAnObservableByItsSharedSequence() {
+        final class Loading: SharedSequenceConvertibleType {
+            typealias Element = Bool
+            typealias SharingStrategy = DriverSharingStrategy
+            let relay = BehaviorRelay(value: 0)
+            func asSharedSequence() -> SharedSequence<DriverSharingStrategy, Bool> { relay.asDriver().map { $0 > 0 } }
+        }
+        let scheduler = TestScheduler(initialClock: 0)
+        SharingScheduler.mock(scheduler: scheduler) {
+            let loading = Loading()
+            let observer = scheduler.createObserver(Bool.self)
+            _ = loading.asObservable().subscribe(observer)
+            scheduler.scheduleAt(300) { loading.relay.accept(1) }
+            scheduler.start()
+            XCTAssertEqual(observer.events, [.next(0, false), .next(300, true)])
+        }
+    }
 }

@@ -31,3 +31,9 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
     /// The sequence as a `SharedSequence`.
     func asSharedSequence() -> SharedSequence<SharingStrategy, Element>
 }
+
+extension SharedSequenceConvertibleType {
+    /// The shared sequence as an `Observable`: what a type that conforms by
+    /// `asSharedSequence()` alone (RxExample's `ActivityIndicator`) is, as in RxCocoa.
+    public func asObservable() -> Observable<Element> { asSharedSequence().asObservable() }
+}
