@@ -78,4 +78,27 @@ final class MainSchedulerInSessionTests: XCTestCase {
         }
         wait(for: [ran], timeout: 5)
     }
+
+    /// `ConcurrentMainScheduler` (RxTodo subscribes on it): inline where the
+    /// main scheduler runs, there from anywhere else.
+    func testTheConcurrentMainSchedulerRunsInlineInATurnAndInTheTurnFromElsewhere() async throws {
+        let session = SerialScheduler(label: "session")
+        let places = Locked<[String]>([])
+        func note(_ what: String) { places.withLock { $0.append(what) } }
+        let (inline, later) = session.sync { () -> (ConcurrentMainScheduler, Observable<Int>) in
+            let scheduler = ConcurrentMainScheduler.instance
+            _ = scheduler.schedule(()) { _ in
+                note("inline in its turn: \(session.isCurrent)")
+                return Disposables.create()
+            }
+            note("after it")
+            return (scheduler, Observable.just(1).subscribeOn(scheduler))
+        }
+        // Subscribed from the test's own thread, outside the session's turns.
+        let done = expectation(description: "subscribed")
+        _ = later.subscribe(onNext: { _ in note("subscribed in its turn: \(session.isCurrent)") }, onCompleted: { done.fulfill() })
+        await fulfillment(of: [done], timeout: 5)
+        XCTAssertNotNil(inline)
+        XCTAssertEqual(places.withLock { $0 }, ["inline in its turn: true", "after it", "subscribed in its turn: true"])
+    }
 }

@@ -1,4 +1,8 @@
 extension ObservableType {
+    /// RxSwift 5's name of `subscribe(on:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "subscribe(on:)")
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> { subscribe(on: scheduler) }
+
     /// Subscribes to (and disposes) the source through `scheduler`.
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
         Observable { observer in

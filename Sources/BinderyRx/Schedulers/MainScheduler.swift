@@ -46,6 +46,9 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
         super.init(serialQueue: .main)
     }
 
+    /// Whether the caller runs where this scheduler runs its work: the session's turn, or the main thread.
+    var isCurrent: Bool { session?.isCurrent ?? Thread.isMainThread }
+
     /// Fails unless the caller runs on the main thread, or in a session's
     /// turn (a ViewModel's main thread).
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {

@@ -43,10 +43,18 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: Observable.never())
     }
 
+    /// RxSwift 5's name of `observe(on:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "observe(on:)")
+    public func observeOn(_ scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> { observe(on: scheduler) }
+
     /// Delivers the events through `scheduler`.
     public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.observe(on: scheduler))
     }
+
+    /// RxSwift 5's name of `subscribe(on:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "subscribe(on:)")
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> { subscribe(on: scheduler) }
 
     /// Subscribes to (and disposes) the source through `scheduler`.
     public func subscribe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
