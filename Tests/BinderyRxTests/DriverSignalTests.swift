@@ -201,6 +201,26 @@ final class DriverSignalTests: XCTestCase {
         let session = SerialScheduler(label: "test.session")
         session.sync { XCTAssertTrue(SharingScheduler.make() as AnyObject === session) }
     }
+
+    /// A type that is a shared sequence by `asSharedSequence()` alone (as
+    /// RxExample's `ActivityIndicator` is) is an observable too, as in RxCocoa.
+    func testASharedSequenceConvertibleIsAnObservableByItsSharedSequence() {
+        final class Loading: SharedSequenceConvertibleType {
+            typealias Element = Bool
+            typealias SharingStrategy = DriverSharingStrategy
+            let relay = BehaviorRelay(value: 0)
+            func asSharedSequence() -> SharedSequence<DriverSharingStrategy, Bool> { relay.asDriver().map { $0 > 0 } }
+        }
+        let scheduler = TestScheduler(initialClock: 0)
+        SharingScheduler.mock(scheduler: scheduler) {
+            let loading = Loading()
+            let observer = scheduler.createObserver(Bool.self)
+            _ = loading.asObservable().subscribe(observer)
+            scheduler.scheduleAt(300) { loading.relay.accept(1) }
+            scheduler.start()
+            XCTAssertEqual(observer.events, [.next(1, false), .next(301, true)])  // one tick to reach the mocked scheduler
+        }
+    }
 }
 
 /// `bind(to:)` an observer passes on every event, as RxCocoa's does.
@@ -258,25 +278,5 @@ final class BindTests: XCTestCase {
         other.scheduleAt(200) { _ = ys.bind(to: optional) }
         other.start()
         XCTAssertEqual(optional.events, [.next(210, 1), .error(220, TestError.boom)])
-    }
-
-    /// A type that is a shared sequence by `asSharedSequence()` alone (as
-    /// RxExample's `ActivityIndicator` is) is an observable too, as in RxCocoa.
-    func testASharedSequenceConvertibleIsAnObservableByItsSharedSequence() {
-        final class Loading: SharedSequenceConvertibleType {
-            typealias Element = Bool
-            typealias SharingStrategy = DriverSharingStrategy
-            let relay = BehaviorRelay(value: 0)
-            func asSharedSequence() -> SharedSequence<DriverSharingStrategy, Bool> { relay.asDriver().map { $0 > 0 } }
-        }
-        let scheduler = TestScheduler(initialClock: 0)
-        SharingScheduler.mock(scheduler: scheduler) {
-            let loading = Loading()
-            let observer = scheduler.createObserver(Bool.self)
-            _ = loading.asObservable().subscribe(observer)
-            scheduler.scheduleAt(300) { loading.relay.accept(1) }
-            scheduler.start()
-            XCTAssertEqual(observer.events, [.next(0, false), .next(300, true)])
-        }
     }
 }
