@@ -22,8 +22,12 @@ import Foundation
 /// Thread safety: `accept` and `value` are safe from any thread, as a `BehaviorRelay`'s.
 public final class SessionRelay<Element: Codable>: ObservableType, @unchecked Sendable {
     private let relay: BehaviorRelay<Element>
-    /// The state of the session being made when this relay was, if any.
-    private weak var state: SessionState?
+    /// The state of the session being made when this relay was, if any. Held,
+    /// not weak: the state holds the relay only weakly (no cycle), and a weak
+    /// reference here would keep its side table only in the state's encoded
+    /// reference count once this relay is gone, which LeakSanitizer takes for
+    /// a leak at exit (a kept relay's state lives until then).
+    private let state: SessionState?
 
     /// A relay holding `value`, or the value it had when its session was
     /// saved if the session is being rebuilt.
