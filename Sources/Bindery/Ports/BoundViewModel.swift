@@ -71,7 +71,7 @@ struct BoundViewModel {
                 disposables.append(disposable)
             }
         case .any:
-            if let port = value as? OutputPort, !(value is InputByDefault) {
+            if let port = value as? OutputPort, !(value is InputByDefault), !(value is KeptByDefault) {
                 outputs.append((name, port, port.outputKind))
             } else if let receiving = value as? InputReceiving {
                 inputs.append(try receiving.makeInputPort(named: name))
@@ -98,3 +98,11 @@ protocol InputByDefault {}
 extension PublishRelay: InputByDefault {}
 extension PublishSubject: InputByDefault {}
 extension BehaviorSubject: InputByDefault {}
+
+/// Observables that a ViewModel more often keeps for itself than shows: standing alone on
+/// a ViewModel they are neither inputs nor outputs (as before they were observables), but
+/// inside `output(s)`, a binding's `Output` or the `outputs:` map they are outputs.
+protocol KeptByDefault {}
+extension ReplaySubject: KeptByDefault {}
+extension AsyncSubject: KeptByDefault {}
+extension ConnectableObservable: KeptByDefault {}

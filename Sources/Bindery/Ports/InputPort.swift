@@ -27,8 +27,19 @@ protocol InputPortConvertible {
     static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort)
 }
 
+extension InputPortConvertible {
+    /// Moves `value`, made by `makeInputPort`, into uninitialized memory at `pointer`.
+    static func initialize(_ pointer: UnsafeMutableRawPointer, with value: Any) {
+        pointer.initializeMemory(as: Self.self, repeating: value as! Self, count: 1)
+    }
+}
+
 extension Observable: InputPortConvertible {
     static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort) {
+        // Subjects inherit this conformance; an `Input` is made of sequences only.
+        guard Self.self == Observable<Element>.self else {
+            throw BinderyError(.viewModelFailed, "input property '\(name)' is a \(Self.self); inputs must be Observable, Signal or Driver")
+        }
         let subject = PublishSubject<Element>()
         return (subject.asObservable(), try InputPort(name: name, Element.self, deliver: subject.onNext))
     }
@@ -45,15 +56,17 @@ extension SharedSequence: InputPortConvertible {
     }
 }
 
-// `Decodable` only so that a ViewModel's `Input` struct synthesizes `init(from:)`;
-// `InputPortDecoder` never calls these, and any other decoder is refused.
-extension Observable: Decodable {
-    /// Not for use: Bindery builds inputs through its own decoder.
-    public convenience init(from decoder: Decoder) throws {
-        throw DecodingError.typeMismatch(
-            Observable.self, .init(codingPath: decoder.codingPath, debugDescription: "An Observable input is built by Bindery, not decoded from data"))
+extension ControlEvent: InputPortConvertible {
+    static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort) {
+        let subject = PublishSubject<Element>()
+        return (ControlEvent(events: subject), try InputPort(name: name, Element.self, deliver: subject.onNext))
     }
 }
+
+// `Decodable` only so that a ViewModel's `Input` struct synthesizes `init(from:)`;
+// `InputPortDecoder` never calls these, and any other decoder is refused.
+// (The initializer is BinderyRx's: a class's required initializer lives in its definition.)
+extension Observable: Decodable {}
 
 extension SharedSequence: Decodable {
     /// Not for use: Bindery builds inputs through its own decoder.

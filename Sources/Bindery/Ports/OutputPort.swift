@@ -32,7 +32,8 @@ extension SharedSequence: OutputPort {
 }
 
 extension Observable: OutputPort {
-    var outputKind: OutputKind { .driver }
+    // Subjects are observables and inherit this conformance: a publish subject is an event.
+    var outputKind: OutputKind { self is PublishSubject<Element> ? .signal : .driver }
 }
 
 extension BehaviorRelay: OutputPort {
@@ -47,13 +48,6 @@ extension PublishRelay: OutputPort {
     var outputKind: OutputKind { .signal }
 }
 
-extension BehaviorSubject: OutputPort {
-    var outputKind: OutputKind { .driver }
-}
-
-extension PublishSubject: OutputPort {
-    var outputKind: OutputKind { .signal }
-}
 
 /// How an output's elements go on the wire.
 enum OutputEncoding {

@@ -6,12 +6,33 @@ import Synchronization
 /// delivered after a terminal event or after disposal, and a terminal event
 /// disposes the subscription upstream. Delivery is serial as long as the source
 /// delivers serially; subjects and relays serialize concurrent senders.
-public final class Observable<Element>: ObservableType {
+///
+/// A class that code outside this module cannot subclass, as in RxSwift: subjects and
+/// `ConnectableObservable` are observables, so `subject.asObservable()` is the subject itself
+/// and a `replay(1)` can be returned where an `Observable` is declared.
+public class Observable<Element>: ObservableType {
     let subscribeHandler: (AnyObserver<Element>) -> Disposable
 
     /// An observable that runs `subscribeHandler` for each subscription.
     init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
         self.subscribeHandler = subscribeHandler
+    }
+
+    /// A subclass's part: it overrides `subscribe`, so the handler never runs.
+    init() {
+        subscribeHandler = { _ in preconditionFailure("a subclass of Observable overrides subscribe") }
+    }
+
+    /// Not for decoding data: lets a `Decodable` ViewModel `Input` (in Bindery) hold
+    /// observables, which Bindery makes itself. Always throws.
+    public required init(from decoder: Decoder) throws {
+        throw Self.decodingRefused(decoder)
+    }
+
+    /// Why an observable is not decoded from data.
+    static func decodingRefused(_ decoder: Decoder) -> Error {
+        DecodingError.typeMismatch(
+            Self.self, .init(codingPath: decoder.codingPath, debugDescription: "An observable input is built by Bindery, not decoded from data"))
     }
 
     /// Subscribes `observer` to the sequence's events.

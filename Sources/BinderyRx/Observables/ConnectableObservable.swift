@@ -15,20 +15,26 @@ public protocol ConnectableObservableType: ObservableType {
 ///
 /// Thread safety: `connect()` and `subscribe` may be called from any thread; neither calls
 /// out (subscribes, disposes, delivers) while holding the connectable's lock.
-public final class ConnectableObservable<Element>: ConnectableObservableType {
+///
+/// As in RxSwift it is an `Observable`, so `replay(1)` can be returned as one.
+public final class ConnectableObservable<Element>: Observable<Element>, ConnectableObservableType {
     private let connectHandler: () -> Disposable
-    private let subscribeHandler: (AnyObserver<Element>) -> Disposable
+    private let joinHandler: (AnyObserver<Element>) -> Disposable
 
     init(connect: @escaping () -> Disposable, subscribe: @escaping (AnyObserver<Element>) -> Disposable) {
         connectHandler = connect
-        subscribeHandler = subscribe
+        joinHandler = subscribe
+        super.init()
     }
+
+    /// Not for decoding data (see `Observable.init(from:)`); always throws.
+    public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
     /// Subscribes the subject to the source, once per connection; returns the connection.
     public func connect() -> Disposable { connectHandler() }
 
     /// Subscribes `observer` to the subject.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        subscribeHandler(observer.asObserver())
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        joinHandler(observer.asObserver())
     }
 }

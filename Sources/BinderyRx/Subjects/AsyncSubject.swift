@@ -2,12 +2,15 @@
 /// subscribers too); an error is delivered alone.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class AsyncSubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core = SubjectCore<Element>()
     private var lastElement: Element?
 
     /// A new subject.
-    public init() {}
+    public override init() { super.init() }
+
+    /// Not for decoding data (see `Observable.init(from:)`); always throws.
+    public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
@@ -33,7 +36,7 @@ public final class AsyncSubject<Element>: SubjectType, ObserverType, Cancelable,
     }
 
     /// Subscribes `observer`; after completion it gets the last element and completion at once.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         // Checked under the delivery lock, so that a completion cannot slip in between; what an
         // ended subject replays goes out after the lock is released.
         let (outcome, last) = core.lock.withLock { (core.add(AnyObserver(observer)), lastElement) }

@@ -1,12 +1,18 @@
 /// A subject that holds a current value: each subscriber gets it first, then what follows.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class BehaviorSubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core = SubjectCore<Element>()
     private var element: Element
 
     /// A subject whose current value is `value`.
-    public init(value: Element) { element = value }
+    public init(value: Element) {
+        element = value
+        super.init()
+    }
+
+    /// Not for decoding data (see `Observable.init(from:)`); always throws.
+    public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
@@ -33,7 +39,7 @@ public final class BehaviorSubject<Element>: SubjectType, ObserverType, Cancelab
     }
 
     /// Subscribes `observer`, which gets the current value at once.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         core.lock.withLock {
             let isLive = core.stopEvent == nil && !core.isDisposed
             let subscription = core.subscribe(observer, owner: self)

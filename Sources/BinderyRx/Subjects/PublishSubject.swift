@@ -2,11 +2,14 @@
 /// gets just the terminal event, if there was one.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class PublishSubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core = SubjectCore<Element>()
 
     /// A new subject.
-    public init() {}
+    public override init() { super.init() }
+
+    /// Not for decoding data (see `Observable.init(from:)`); always throws.
+    public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
@@ -20,7 +23,7 @@ public final class PublishSubject<Element>: SubjectType, ObserverType, Cancelabl
     }
 
     /// Subscribes `observer`; never waits for a delivery in progress.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         core.subscribe(observer, owner: self)
     }
 

@@ -3,13 +3,17 @@ import Foundation
 /// A subject that replays up to `bufferSize` past elements (and the terminal event) to each new subscriber.
 ///
 /// Thread safety: safe to send to and subscribe from any thread; deliveries are serialized.
-public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable, @unchecked Sendable {
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, @unchecked Sendable {
     let core: SubjectCore<Element>
 
     /// A subject guarded by `lock`, which `share` hands to all its subjects.
     init(bufferSize: Int, lock: NSRecursiveLock = NSRecursiveLock()) {
         core = SubjectCore(lock: lock, bufferSize: bufferSize)
+        super.init()
     }
+
+    /// Not for decoding data (see `Observable.init(from:)`); always throws.
+    public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
     /// Whether the subject has ended.
     var isStopped: Bool { core.stopEvent != nil }
@@ -36,7 +40,7 @@ public final class ReplaySubject<Element>: SubjectType, ObserverType, Cancelable
     }
 
     /// Subscribes `observer`, which gets the buffer first; the replay runs under no lock.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         let (subscription, replay) = core.subscribeReplaying(observer, owner: self)
         replay?()
         return subscription
