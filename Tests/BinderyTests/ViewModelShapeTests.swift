@@ -114,6 +114,117 @@ final class ViewModelShapeTests: XCTestCase {
         XCTAssertEqual(entry.inputs.map(\.schema), [["type": "integer"], ["type": "null"]])
     }
 
+    /// Subjects are observables (as in RxSwift); where they stand decides what they are.
+    func testSubjectsAreOutputsInAnOutputAndKeepTheirRolesAlone() async throws {
+        final class Subjects: ViewModelBinding {
+            struct Input: Decodable { let go: Observable<Void> }
+            struct Output {
+                let events: PublishSubject<Int>
+                let state: BehaviorSubject<Int>
+                let history: ReplaySubject<Int>
+            }
+            let tap = PublishSubject<Void>()
+            let kept = ReplaySubject<Int>.create(bufferSize: 1)
+            func bind(_ input: Input) -> Output {
+                Output(events: PublishSubject(), state: BehaviorSubject(value: 1), history: .create(bufferSize: 1))
+            }
+        }
+        final class Alone {
+            let tap = PublishSubject<Void>()
+            let level = BehaviorSubject(value: 0)
+            let kept = ReplaySubject<Int>.create(bufferSize: 1)
+            let shared: ConnectableObservable<Int> = Observable.just(1).replay(1)
+        }
+        application.register("subjects") { _ in Subjects() }
+        application.register("alone") { _ in Alone() }
+        let catalog = await application.catalog()
+        let bound = try XCTUnwrap(catalog.viewModels.first { $0.name == "subjects" })
+        XCTAssertEqual(bound.inputs.map(\.name), ["go"])
+        XCTAssertEqual(bound.outputs.map(\.name), ["events", "state", "history"])
+        XCTAssertEqual(bound.outputs.map(\.kind), [.signal, .driver, .driver])
+        let alone = try XCTUnwrap(catalog.viewModels.first { $0.name == "alone" })
+        XCTAssertEqual(alone.inputs.map(\.name), ["tap", "level"])
+        XCTAssertEqual(alone.outputs.map(\.name), [])
+    }
+
+    /// An `Input` struct holds sequences; a subject there is refused with its name.
+    func testASubjectInABindingInputIsRefusedByName() async {
+        final class SubjectInput: ViewModelBinding {
+            struct Input: Decodable { let taps: PublishSubject<Void> }
+            struct Output {}
+            func bind(_ input: Input) -> Output { Output() }
+        }
+        application.register("subject-input") { _ in SubjectInput() }
+        await XCTAssertThrowsErrorAsync(try await application.createSession("subject-input")) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)
+            XCTAssertTrue("\(error)".contains("taps"), "\(error)")
+        }
+    }
+
+    /// RxExample's shape: the inputs come to `init` as a tuple of labelled sequences.
+    final class SignUp {
+        let signupEnabled: Driver<Bool>
+        let signedIn: Signal<String>
+        let taps: Driver<Int>
+        init(input: (username: Driver<String>, password: Observable<String>, loginTaps: Signal<Void>, help: ControlEvent<Void>), minimum: Int) {
+            let valid = Driver.combineLatest(input.username, input.password.asDriver(onErrorJustReturn: "")) { $0.count >= minimum && $1.count >= minimum }
+            signupEnabled = valid.startWith(false)
+            signedIn = input.loginTaps.withLatestFrom(input.username)
+            taps = input.help.asObservable().scan(0) { count, _ in count + 1 }.startWith(0).asDriver(onErrorJustReturn: 0)
+        }
+    }
+
+    func testInputsGivenToInitAsATupleAreNamedByItsLabels() async throws {
+        application.register("signup") { _, input in SignUp(input: input, minimum: 3) }
+        let catalog = await application.catalog()
+        let entry = try XCTUnwrap(catalog.viewModels.first { $0.name == "signup" })
+        XCTAssertNil(entry.problem)
+        XCTAssertEqual(entry.inputs.map(\.name), ["username", "password", "loginTaps", "help"])
+        XCTAssertEqual(entry.inputs.map(\.schema), [["type": "string"], ["type": "string"], ["type": "null"], ["type": "null"]])
+        XCTAssertEqual(entry.outputs.map(\.name), ["signupEnabled", "signedIn", "taps"])
+
+        let session = try await application.createSession("signup")
+        let initial = try await session.snapshot()
+        XCTAssertEqual(outputs(initial)["signupEnabled"], "false")
+        _ = try await session.send(input: "username", payload: Data("\"ada\"".utf8))
+        let valid = try await session.send(input: "password", payload: Data("\"secret\"".utf8))
+        XCTAssertEqual(outputs(valid)["signupEnabled"], "true")
+        _ = try await session.send(input: "help", payload: Data())
+        let helped = try await session.send(input: "help", payload: Data())
+        XCTAssertEqual(outputs(helped)["taps"], "2")
+    }
+
+    func testInputsGivenToInitAsOneSequenceOrADecodableStruct() async throws {
+        final class Echo {
+            let echoed: Driver<String>
+            init(_ words: Driver<String>) { echoed = words.map { $0.uppercased() }.startWith("") }
+        }
+        struct Form: Decodable { let amount: Observable<Int> }
+        final class Total {
+            let total: Driver<Int>
+            init(_ form: Form) { total = form.amount.scan(0, accumulator: +).startWith(0).asDriver(onErrorJustReturn: 0) }
+        }
+        application.register("echo") { _, input in Echo(input) }
+        application.register("total") { _, input in Total(input) }
+        let echo = try await application.createSession("echo")
+        let echoed = try await echo.send(input: "input", payload: Data("\"hi\"".utf8))
+        XCTAssertEqual(outputs(echoed), ["echoed": "\"HI\""])
+        let total = try await application.createSession("total")
+        _ = try await total.send(input: "amount", payload: Data("2".utf8))
+        let seven = try await total.send(input: "amount", payload: Data("5".utf8))
+        XCTAssertEqual(outputs(seven), ["total": "7"])
+    }
+
+    func testInputsThatCannotBeMadeAreNamedWhenRegistered() {
+        typealias Mixed = (name: Driver<String>, count: Int)
+        XCTAssertEqual(InitInputs.problem(with: Mixed.self), "input 'count' given to init is a Int; inputs must be Observable, Signal or Driver")
+        struct Opaque {}
+        XCTAssertEqual(InitInputs.problem(with: (a: Signal<Opaque>, b: Signal<Void>).self), "input 'a' has element type Opaque, which is neither Void nor Decodable")
+        XCTAssertNotNil(InitInputs.problem(with: [Driver<Int>].self))
+        XCTAssertNil(InitInputs.problem(with: (Driver<Int>, Signal<Void>).self), "unlabelled elements are named by position")
+        XCTAssertNotNil(InitInputs.problem(with: PublishRelay<Int>.self), "a relay is not a sequence Bindery makes")
+    }
+
     func testPayloadErrorsNameTheField() async throws {
         let session = try await application.createSession("nested")
         await XCTAssertThrowsErrorAsync(try await session.send(input: "draft", payload: Data(#"{"title":"cups"}"#.utf8))) { error in
@@ -141,6 +252,23 @@ final class ViewModelShapeTests: XCTestCase {
             XCTAssertEqual((error as? BinderyError)?.code, .viewModelFailed)
         }
         XCTAssertEqual(application.sessionCount, 0)
+    }
+
+    /// The app hears of it before it serves: the probe names the ViewModel, output and type.
+    func testAnOutputThatCannotBeEncodedIsAProblemOfShapeNotOfParameters() async throws {
+        struct Secret { let key = 42 }
+        final class Opaque { let value: Driver<Secret> = .just(Secret()) }
+        struct Needed: Decodable { let id: Int }
+        application.register("opaque") { _ in Opaque() }
+        application.register("needs-parameters") { context in
+            _ = try context.parameters(as: Needed.self)
+            return PropertyViewModel()
+        }
+        let problems = await awaitCallback { self.application.shapeProblems($0) }
+        XCTAssertEqual(problems, ["ViewModel 'opaque': output 'value' has element type Secret, which is neither Encodable nor a ViewModel"])
+        let catalog = await application.catalog()
+        XCTAssertEqual(catalog.viewModels.first { $0.name == "needs-parameters" }?.isMisshapen, false)
+        XCTAssertNotNil(catalog.viewModels.first { $0.name == "needs-parameters" }?.problem)
     }
 
     func testAViewModelThatFailsHalfwayLeavesNoSubscriptionBehind() async {

@@ -16,6 +16,11 @@ package struct Catalog: Codable, Sendable {
         package let outputs: [Output]
         /// Why the ports could not be listed, if they could not.
         package let problem: String?
+        /// Whether the problem is the ViewModel's shape (a port whose type cannot
+        /// be served), which no parameters can mend: such an app does not start.
+        package var isMisshapen = false
+
+        private enum CodingKeys: String, CodingKey { case name, shared, summary, inputs, outputs, problem }
     }
 
     /// One input.
@@ -50,10 +55,21 @@ extension Catalog.Entry {
         name = definition.name
         shared = definition.isShared
         summary = definition.summary
+        let viewModel: Any
         do {
-            let bound = try BoundViewModel.bind(
-                try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data(), services: services)), declaredOutputs: definition.declaredOutputs
-            )
+            viewModel = try definition.make(ViewModelContext(sessionID: "catalog", parameters: Data(), services: services))
+        } catch {
+            // A factory may need parameters or a service the probe does not give: listed, not fatal.
+            (inputs, outputs, problem) = ([], [], "\(error)")
+            return
+        }
+        do {
+            let bound = try BoundViewModel.bind(viewModel, declaredOutputs: definition.declaredOutputs)
+            defer { bound.disposables.forEach { $0.dispose() } }
+            if let output = bound.outputs.first(where: { OutputEncoding($0.port.elementType) == nil }) {
+                throw BinderyError(
+                    .viewModelFailed, "output '\(output.name)' has element type \(output.port.elementType), which is neither Encodable nor a ViewModel")
+            }
             inputs = bound.inputs.map { Catalog.Input(name: $0.name, schema: JSONSchema.of($0.elementType)) }
             outputs = bound.outputs.map { output in
                 let type = output.port.elementType
@@ -63,11 +79,9 @@ extension Catalog.Entry {
                 return Catalog.Output(name: output.name, kind: output.kind, schema: JSONSchema.childSession(nameOf(type)))
             }
             problem = nil
-            bound.disposables.forEach { $0.dispose() }
         } catch {
-            inputs = []
-            outputs = []
-            problem = "\(error)"
+            (inputs, outputs, problem) = ([], [], (error as? BinderyError)?.message ?? "\(error)")
+            isMisshapen = true
         }
     }
 }

@@ -22,6 +22,11 @@ struct BoundViewModel {
 
     /// Binds `viewModel` and finds its ports.
     static func bind(_ viewModel: Any, declaredOutputs: [String: OutputKind] = [:]) throws -> BoundViewModel {
+        if let given = viewModel as? ViewModelGivenInputs {
+            var bound = BoundViewModel(instance: given.viewModel, inputs: given.inputs, declaredOutputs: declaredOutputs)
+            try bound.scanProperties(of: given.viewModel, role: .any, depth: 0)
+            return bound
+        }
         var bound = BoundViewModel(instance: viewModel)
         bound.declaredOutputs = declaredOutputs
         if let binding = viewModel as? any ViewModelBinding {

@@ -78,6 +78,36 @@ public final class Application: @unchecked Sendable {
         _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
         make: @escaping @Sendable (ViewModelContext) throws -> ViewModel
     ) {
+        register(name, ViewModel.self, shared: shared, summary: summary, outputs: outputs, make: make)
+    }
+
+    /// Registers a ViewModel that takes its inputs in `init` (RxExample's shape):
+    /// Bindery makes `Input` (an `Observable`, `Signal` or `Driver`, a tuple of
+    /// them, or a `Decodable` struct of them) with an input port for each,
+    /// named after its tuple label or property, and passes it to `make`.
+    ///
+    /// ```swift
+    /// application.register("signup") { context, input in
+    ///     GithubSignupViewModel2(input: input, dependency: (API: api, validationService: validation, wireframe: wireframe))
+    /// }
+    /// ```
+    ///
+    /// An `Input` that cannot be made stops the app here, naming what is wrong.
+    public func register<Input, ViewModel>(
+        _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
+        make: @escaping @Sendable (ViewModelContext, Input) throws -> ViewModel
+    ) {
+        if let problem = InitInputs.problem(with: Input.self) { preconditionFailure("ViewModel '\(name)': \(problem)") }
+        register(name, ViewModel.self, shared: shared, summary: summary, outputs: outputs) { context in
+            let (input, ports) = try InitInputs.make(Input.self)
+            return ViewModelGivenInputs(viewModel: try make(context, input), inputs: ports)
+        }
+    }
+
+    private func register(
+        _ name: String, _ type: Any.Type, shared: Bool, summary: String?, outputs: [String: OutputKind],
+        make: @escaping @Sendable (ViewModelContext) throws -> Any
+    ) {
         if let why = reservedNames[name] { preconditionFailure("ViewModel name '\(name)' is reserved: \(why)") }
         precondition(Self.isValidName(name), "ViewModel name '\(name)' must be 1–64 ASCII letters, digits, - or _")
         lock.withLock {
@@ -85,7 +115,7 @@ public final class Application: @unchecked Sendable {
             definitions[name] = ViewModelDefinition(name: name, isShared: shared, summary: summary, declaredOutputs: outputs, make: { try make($0) })
             order.append(name)
             registrations += 1
-            namesByType[ObjectIdentifier(ViewModel.self)] = namesByType[ObjectIdentifier(ViewModel.self)] ?? name
+            namesByType[ObjectIdentifier(type)] = namesByType[ObjectIdentifier(type)] ?? name
             cachedCatalog = nil
         }
     }
@@ -613,6 +643,15 @@ public final class Application: @unchecked Sendable {
             let catalog = Catalog(viewModels: definitions.map { Catalog.Entry(probing: $0, services: services, nameOf: name(of:)) })
             lock.withLock { if registrations == generation { cachedCatalog = catalog } }
             completion(catalog)
+        }
+    }
+
+    /// What stops the app from starting: each ViewModel whose shape no create can
+    /// serve (an output that cannot be encoded, an input that cannot be decoded),
+    /// with the ViewModel, the port and the type named. Empty when all is well.
+    package func shapeProblems(_ completion: @escaping @Sendable ([String]) -> Void) {
+        catalog { catalog in
+            completion(catalog.viewModels.filter(\.isMisshapen).map { "ViewModel '\($0.name)': \($0.problem ?? "cannot be created")" })
         }
     }
 

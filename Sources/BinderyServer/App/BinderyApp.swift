@@ -82,6 +82,15 @@ public final class BinderyApp: Sendable {
         application.register(name, shared: shared, summary: summary, outputs: outputs, make: make)
     }
 
+    /// Registers a ViewModel that takes its inputs in `init` (see `Application.register`):
+    /// `app.register("signup") { _, input in GithubSignupViewModel2(input: input, dependency: …) }`.
+    public func register<Input, ViewModel>(
+        _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
+        make: @escaping @Sendable (ViewModelContext, Input) throws -> ViewModel
+    ) {
+        application.register(name, shared: shared, summary: summary, outputs: outputs, make: make)
+    }
+
     /// Authenticates every `/api` request with `authenticate` before it is
     /// routed: it returns who asks (or nil, someone anonymous) or throws
     /// `AuthenticationError` (401 or 403, as JSON). The identity reaches the
@@ -113,6 +122,7 @@ public final class BinderyApp: Sendable {
     public func run() throws {
         // One descriptor per connection: up to `maxConnections` of them.
         Self.raiseFileLimit()
+        refuseMisshapenViewModels()
         let server = makeServer()
         // The main thread runs the main queue while the server serves: what
         // code outside any session schedules on `MainScheduler.instance` (a
@@ -132,6 +142,28 @@ public final class BinderyApp: Sendable {
         while !stopRequested { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
         Self.say("Bindery stopping…")
         server.stop()
+    }
+
+    /// A ViewModel that no create could serve stops the app before it listens,
+    /// rather than failing every create with a 500: one line per problem, exit 70.
+    private func refuseMisshapenViewModels() {
+        let problems = shapeProblems()
+        guard !problems.isEmpty else { return }
+        for problem in problems { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
+        exit(70)
+    }
+
+    /// The registered ViewModels that no create could serve, each with its port and type named.
+    package func shapeProblems() -> [String] {
+        let problems = Locked<[String]>([])
+        let probed = DispatchSemaphore(value: 0)
+        // At startup, before any request or session: the only wait this thread does.
+        application.shapeProblems { found in
+            problems.withLock { $0 = found }
+            probed.signal()
+        }
+        probed.wait()
+        return problems.withLock { $0 }
     }
 
     private static func say(_ line: String) {
