@@ -56,6 +56,19 @@ public final class ViewModelTestStore {
         }
     }
 
+    /// A store for a ViewModel that takes its inputs in `init` (a tuple of
+    /// sequences, as RxExample's): the store makes them, one input per label.
+    public convenience init<Input>(
+        scheduler: TestScheduler = TestScheduler(initialClock: 0),
+        outputs: [String: OutputKind] = [:],
+        fail: @escaping (String, StaticString, UInt) -> Void = { message, file, line in XCTFail(message, file: file, line: line) },
+        make: (TestScheduler, Input) throws -> Any
+    ) throws {
+        try self.init(scheduler: scheduler, outputs: outputs, fail: fail) { scheduler in
+            try ViewModelPorts.givingInputs { (input: Input) in try make(scheduler, input) }
+        }
+    }
+
     deinit {
         finish()
         subscription?.dispose()

@@ -36,6 +36,24 @@ final class ViewModelTestStoreTests: XCTestCase {
         store.receive("isLoading", false)
     }
 
+    /// RxExample's shape: the store makes the tuple of inputs `init` takes.
+    func testAViewModelThatTakesItsInputsInInit() throws {
+        final class Greeting {
+            let greeting: Driver<String>
+            let sent: Signal<String>
+            init(input: (name: Driver<String>, send: Signal<Void>)) {
+                greeting = input.name.map { "Hello, \($0)" }.startWith("Hello")
+                sent = input.send.withLatestFrom(input.name)
+            }
+        }
+        let store = try ViewModelTestStore { _, input in Greeting(input: input) }
+        store.receive("greeting", "Hello")
+        store.send("name", "Ada")
+        store.receive("greeting", "Hello, Ada")
+        store.send("send")
+        store.receive("sent", "Ada")
+    }
+
     func testAnOutputTheTestDidNotReceiveFailsTheTest() throws {
         var failures: [String] = []
         let store = try ViewModelTestStore(fail: { message, _, _ in failures.append(message) }) { _ in SimpleViewModel() }

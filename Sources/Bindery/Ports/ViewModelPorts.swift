@@ -10,6 +10,13 @@ package struct ViewModelPorts {
         bound = try BoundViewModel.bind(viewModel, declaredOutputs: declaredOutputs)
     }
 
+    /// What `make` builds from inputs Bindery makes (a ViewModel that takes its
+    /// inputs in `init`), to hand to `init(_:declaredOutputs:)`.
+    package static func givingInputs<Input>(_ make: (Input) throws -> Any) throws -> Any {
+        let (input, ports) = try InitInputs.make(Input.self)
+        return ViewModelGivenInputs(viewModel: try make(input), inputs: ports)
+    }
+
     /// The inputs' names, in declaration order.
     package var inputNames: [String] { bound.inputs.map(\.name) }
 
