@@ -14,6 +14,18 @@ public typealias Maybe<Element> = PrimitiveSequence<MaybeTrait, Element>
     case completed
 }
 
+extension MaybeEvent: Equatable where Element: Equatable {
+    /// Errors compare by type and description, as `Event`'s do.
+    public static func == (lhs: MaybeEvent<Element>, rhs: MaybeEvent<Element>) -> Bool {
+        switch (lhs, rhs) {
+        case let (.success(l), .success(r)): return l == r
+        case (.completed, .completed): return true
+        case let (.error(l), .error(r)): return sameError(l, r)
+        default: return false
+        }
+    }
+}
+
 extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// The callback a `Maybe.create` closure reports to.
     public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
