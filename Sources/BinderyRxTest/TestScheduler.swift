@@ -28,6 +28,11 @@ public final class TestScheduler: SchedulerType {
         let cancel: BooleanDisposable
     }
 
+    /// A point in virtual time, by the name RxTest's `VirtualTimeScheduler` gives it.
+    public typealias VirtualTime = TestTime
+    /// A span of virtual time, in ticks, by the name RxTest's `VirtualTimeScheduler` gives it.
+    public typealias VirtualTimeInterval = TestTime
+
     /// The current virtual time.
     public private(set) var clock: TestTime
     private let resolution: Double
@@ -55,8 +60,9 @@ public final class TestScheduler: SchedulerType {
         return cancel
     }
 
-    /// Where work scheduled relative to now lands: RxTest's `adjustScheduledTime`.
-    private func adjusted(_ time: TestTime) -> TestTime {
+    /// Where work scheduled relative to now lands, as RxTest's: a time not in the future
+    /// runs one tick later while `simulateProcessingDelay` is on, else now.
+    public func adjustScheduledTime(_ time: TestTime) -> TestTime {
         time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
     }
 
@@ -81,8 +87,20 @@ public final class TestScheduler: SchedulerType {
         let delta = ticks(dueTime)
         guard delta != Int.max else { return Disposables.create() }
         let inner = SingleAssignmentDisposable()
-        let cancel = scheduleAt(adjusted(clock + delta)) { inner.setDisposable(action(state)) }
+        let cancel = scheduleAt(adjustScheduledTime(clock + delta)) { inner.setDisposable(action(state)) }
         return Disposables.create(cancel, inner)
+    }
+
+    /// Runs `action` at exactly the virtual time `time` (RxTest's way to place work; `scheduleAt` without state).
+    public func scheduleAbsoluteVirtual<StateType>(_ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let inner = SingleAssignmentDisposable()
+        let cancel = scheduleAt(time) { inner.setDisposable(action(state)) }
+        return Disposables.create(cancel, inner)
+    }
+
+    /// Runs `action` exactly `dueTime` ticks after the current virtual time.
+    public func scheduleRelativeVirtual<StateType>(_ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduleAbsoluteVirtual(state, time: clock + dueTime, action: action)
     }
 
     /// Runs every scheduled item in time order until none is left or `stop()` is called.
@@ -163,5 +181,13 @@ public final class TestScheduler: SchedulerType {
     /// `start` with the default creation and subscription times, disposing at `disposed`.
     public func start<Element, Source: ObservableConvertibleType>(disposed: TestTime, create: @escaping () -> Source) -> TestableObserver<Element> where Source.Element == Element {
         start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create: create)
+    }
+}
+
+extension TestScheduler: CustomDebugStringConvertible {
+    /// The clock and when the work not yet run is due, for a test's failure message.
+    public var debugDescription: String {
+        let due = queue.filter { !$0.cancel.isDisposed }.sorted { ($0.time, $0.id) < ($1.time, $1.id) }.map { "\($0.time)" }
+        return "TestScheduler(clock: \(clock), due: [\(due.joined(separator: ", "))])"
     }
 }

@@ -149,4 +149,49 @@ final class TestSchedulerTests: XCTestCase {
         XCTAssertNotEqual(Event<Int>.error(TestError.boom), .error(TestError.other))
         XCTAssertNotEqual(Event<Int>.next(1), .completed)
     }
+
+    func testMaybeAndCompletableEventsCompareAsEventsDo() {
+        XCTAssertEqual(MaybeEvent<Int>.success(1), .success(1))
+        XCTAssertEqual(MaybeEvent<Int>.error(TestError.boom), .error(TestError.boom))
+        XCTAssertNotEqual(MaybeEvent<Int>.success(1), .completed)
+        XCTAssertEqual(CompletableEvent.completed, .completed)
+        XCTAssertNotEqual(CompletableEvent.error(TestError.boom), .error(TestError.other))
+    }
+
+    func testRecordedElementsAreTheNextEventsElements() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2)])
+        XCTAssertRecordedElements(scheduler.start { xs }.events, [1, 2])
+    }
+
+    /// RxTest's TestScheduler is a `VirtualTimeScheduler`: what it has from there, tests call.
+    func testVirtualTimeSchedulingPlacesWorkExactly() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var times: [String] = []
+        _ = scheduler.scheduleAbsoluteVirtual("absolute", time: 100) { name in
+            times.append("\(name)@\(scheduler.clock)")
+            _ = scheduler.scheduleRelativeVirtual("relative", dueTime: 0) { name in
+                times.append("\(name)@\(scheduler.clock)")
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        let cancelled = scheduler.scheduleAbsoluteVirtual("cancelled", time: 50) { name in
+            times.append(name)
+            return Disposables.create()
+        }
+        cancelled.dispose()
+        scheduler.start()
+        XCTAssertEqual(times, ["absolute@100", "relative@100"])
+        XCTAssertEqual(scheduler.adjustScheduledTime(100), 101)
+        XCTAssertEqual(scheduler.adjustScheduledTime(150), 150)
+    }
+
+    func testDebugDescriptionShowsTheClockAndWhatIsDue() {
+        let scheduler = TestScheduler(initialClock: 0)
+        scheduler.scheduleAt(30) {}
+        scheduler.scheduleAt(20) {}
+        scheduler.advanceTo(10)
+        XCTAssertEqual(scheduler.debugDescription, "TestScheduler(clock: 10, due: [20, 30])")
+    }
 }

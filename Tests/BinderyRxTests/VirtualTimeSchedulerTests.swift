@@ -54,6 +54,15 @@ final class VirtualTimeSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.clock, 16, "work due in the past runs without moving the clock back")
     }
 
+    func testDebugDescriptionShowsTheClockAndWhatIsDue() {
+        let scheduler = VirtualTimeScheduler(initialClock: 0, converter: TenSeconds())
+        for time in [3, 1, 2] {
+            _ = scheduler.scheduleAbsoluteVirtual((), time: time) { _ in Disposables.create() }
+        }
+        scheduler.advanceTo(1)
+        XCTAssertEqual(scheduler.debugDescription, "VirtualTimeScheduler(clock: 1, due: [2, 3])")
+    }
+
     func testHistoricalSchedulerDrivesOperatorsByDate() {
         let start = Date(timeIntervalSince1970: 1_000)
         let scheduler = HistoricalScheduler(initialClock: start)

@@ -67,8 +67,13 @@ extension Event: Equatable where Element: Equatable {
         switch (lhs, rhs) {
         case (.completed, .completed): return true
         case let (.next(l), .next(r)): return l == r
-        case let (.error(l), .error(r)): return type(of: l) == type(of: r) && "\(l)" == "\(r)"
+        case let (.error(l), .error(r)): return sameError(l, r)
         default: return false
         }
     }
+}
+
+/// Whether two errors are the same as the events' `==` sees them: of one type, with one description.
+func sameError(_ lhs: Swift.Error, _ rhs: Swift.Error) -> Bool {
+    type(of: lhs) == type(of: rhs) && "\(lhs)" == "\(rhs)"
 }

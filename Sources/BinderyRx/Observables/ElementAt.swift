@@ -21,4 +21,8 @@ extension ObservableType {
             }
         }
     }
+
+    /// RxSwift 5's name of `element(at:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "element(at:)")
+    public func elementAt(_ index: Int) -> Observable<Element> { element(at: index) }
 }

@@ -4,16 +4,28 @@ extension ObservableType {
     /// After an error of type `Error`, resubscribes each time the sequence `notificationHandler`
     /// makes from the errors emits; it ends as that sequence ends. Other errors end it at once.
     public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable) -> Observable<Element> {
-        retryWhen(notificationHandler) { $0 as? Error }
+        retryEngine(notificationHandler) { $0 as? Error }
     }
 
     /// After an error, resubscribes each time the sequence `notificationHandler` makes from the errors emits; it ends as that sequence ends.
     public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> Observable<Element> {
-        retryWhen(notificationHandler) { $0 }
+        retryEngine(notificationHandler) { $0 }
+    }
+
+    /// RxSwift 5's name of `retry(when:)` for errors of type `Error`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(_ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable) -> Observable<Element> {
+        retry(when: notificationHandler)
+    }
+
+    /// RxSwift 5's name of `retry(when:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType>(_ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> Observable<Element> {
+        retry(when: notificationHandler)
     }
 
     /// The engine of both `retry(when:)`: `accept` picks the errors that go to the handler.
-    private func retryWhen<TriggerObservable: ObservableType, Failure>(_ notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable, accept: @escaping (Swift.Error) -> Failure?) -> Observable<Element> {
+    private func retryEngine<TriggerObservable: ObservableType, Failure>(_ notificationHandler: @escaping (Observable<Failure>) -> TriggerObservable, accept: @escaping (Swift.Error) -> Failure?) -> Observable<Element> {
         Observable { observer in
             let lock = NSRecursiveLock()
             let errors = PublishSubject<Failure>()

@@ -14,4 +14,8 @@ extension ObservableType {
             }
         }
     }
+
+    /// RxSwift 5's name of `skip(while:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "skip(while:)")
+    public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> { skip(while: predicate) }
 }

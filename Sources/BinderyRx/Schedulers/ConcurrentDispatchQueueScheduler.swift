@@ -3,6 +3,11 @@ import Foundation
 
 /// Runs work on a concurrent dispatch queue: for services and background work.
 public final class ConcurrentDispatchQueueScheduler: SchedulerType {
+    /// Foundation's `TimeInterval`, by the name RxSwift's schedulers give it.
+    public typealias TimeInterval = Foundation.TimeInterval
+    /// An absolute time (`RxTime`), by the name RxSwift's schedulers give it.
+    public typealias Time = Date
+
     let scheduling: DispatchQueueScheduling
 
     /// A scheduler on `queue`; its periodic timers may fire up to `leeway` late.

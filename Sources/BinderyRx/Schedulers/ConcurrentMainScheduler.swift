@@ -7,6 +7,11 @@ import Foundation
 /// `MainScheduler.instance`. Read, like `MainScheduler.instance`, where the
 /// operator that holds it is made.
 public final class ConcurrentMainScheduler: SchedulerType, @unchecked Sendable {
+    /// Foundation's `TimeInterval`, by the name RxSwift's schedulers give it.
+    public typealias TimeInterval = Foundation.TimeInterval
+    /// An absolute time (`RxTime`), by the name RxSwift's schedulers give it.
+    public typealias Time = Date
+
     /// The main thread's: in a session's turn that session's, else the main queue's.
     public static var instance: ConcurrentMainScheduler { ConcurrentMainScheduler(main: MainScheduler.instance) }
 

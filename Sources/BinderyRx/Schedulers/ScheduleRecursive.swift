@@ -3,7 +3,7 @@ extension ImmediateSchedulerType {
     /// scheduled by the one before (as RxSwift's `scheduleRecursive`), so that every step is a
     /// scheduled action of its own: a trampoline interleaves it with other work, and a virtual
     /// clock moves between steps. Disposing stops the steps not yet run.
-    func scheduleRecursive<State>(_ state: State, action: @escaping (State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+    public func scheduleRecursive<State>(_ state: State, action: @escaping (State, _ recurse: (State) -> Void) -> Void) -> Disposable {
         let steps = RecursiveSteps(scheduler: self, action: action)
         steps.schedule(state)
         return steps

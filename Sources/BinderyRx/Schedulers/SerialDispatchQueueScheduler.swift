@@ -3,6 +3,11 @@ import Foundation
 
 /// Runs work serially on a dispatch queue, always asynchronously.
 public class SerialDispatchQueueScheduler: SchedulerType {
+    /// Foundation's `TimeInterval`, by the name RxSwift's schedulers give it.
+    public typealias TimeInterval = Foundation.TimeInterval
+    /// An absolute time (`RxTime`), by the name RxSwift's schedulers give it.
+    public typealias Time = Date
+
     let scheduling: DispatchQueueScheduling
 
     /// A scheduler on `queue` (the queue must be serial); its periodic timers may fire up to `leeway` late.

@@ -124,3 +124,11 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         return nil
     }
 }
+
+extension VirtualTimeScheduler: CustomDebugStringConvertible {
+    /// The clock and when the work not yet run is due, for a test's failure message.
+    public var debugDescription: String {
+        let due = queue.filter { !$0.disposable.isDisposed }.map { "\($0.time)" }
+        return "VirtualTimeScheduler(clock: \(clock), due: [\(due.joined(separator: ", "))])"
+    }
+}

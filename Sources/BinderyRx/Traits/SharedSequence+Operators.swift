@@ -162,6 +162,16 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().withLatestFrom(second.asObservable()))
     }
 
+    /// Emits `resultSelector(object, element)` while `object` (held weakly) lives, and completes once it is gone.
+    public func withUnretained<Object: AnyObject, Out>(_ obj: Object, resultSelector: @escaping (Object, Element) -> Out) -> SharedSequence<SharingStrategy, Out> {
+        SharedSequence(asObservable().withUnretained(obj, resultSelector: resultSelector))
+    }
+
+    /// Emits `(object, element)` while `object` (held weakly) lives, and completes once it is gone.
+    public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<SharingStrategy, (Object, Element)> {
+        withUnretained(obj) { ($0, $1) }
+    }
+
     /// Runs side effects for elements, completion, subscription and disposal.
     public func `do`(onNext: ((Element) -> Void)? = nil, afterNext: ((Element) -> Void)? = nil, onCompleted: (() -> Void)? = nil, afterCompleted: (() -> Void)? = nil, onSubscribe: (() -> Void)? = nil, onSubscribed: (() -> Void)? = nil, onDispose: (() -> Void)? = nil) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().do(onNext: onNext, afterNext: afterNext, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))

@@ -26,6 +26,21 @@ public protocol InfallibleType: ObservableConvertibleType {
     case completed
 }
 
+extension InfallibleEvent: EventConvertible {
+    /// The event as an `Event`.
+    public var event: Event<Element> {
+        switch self {
+        case .next(let element): return .next(element)
+        case .completed: return .completed
+        }
+    }
+}
+
+extension Infallible {
+    /// What `create`'s closure is given to send events with.
+    public typealias InfallibleObserver = (InfallibleEvent<Element>) -> Void
+}
+
 extension ObservableConvertibleType {
     /// An infallible that, on error, emits `element` and completes.
     public func asInfallible(onErrorJustReturn element: Element) -> Infallible<Element> {

@@ -12,6 +12,17 @@ public typealias Completable = PrimitiveSequence<CompletableTrait, Swift.Never>
     case completed
 }
 
+extension CompletableEvent: Equatable {
+    /// Errors compare by type and description, as `Event`'s do.
+    public static func == (lhs: CompletableEvent, rhs: CompletableEvent) -> Bool {
+        switch (lhs, rhs) {
+        case (.completed, .completed): return true
+        case let (.error(l), .error(r)): return sameError(l, r)
+        default: return false
+        }
+    }
+}
+
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swift.Never {
     /// The callback a `Completable.create` closure reports to.
     public typealias CompletableObserver = (CompletableEvent) -> Void

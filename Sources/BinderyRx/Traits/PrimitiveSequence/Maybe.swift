@@ -14,6 +14,18 @@ public typealias Maybe<Element> = PrimitiveSequence<MaybeTrait, Element>
     case completed
 }
 
+extension MaybeEvent: Equatable where Element: Equatable {
+    /// Errors compare by type and description, as `Event`'s do.
+    public static func == (lhs: MaybeEvent<Element>, rhs: MaybeEvent<Element>) -> Bool {
+        switch (lhs, rhs) {
+        case let (.success(l), .success(r)): return l == r
+        case (.completed, .completed): return true
+        case let (.error(l), .error(r)): return sameError(l, r)
+        default: return false
+        }
+    }
+}
+
 extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// The callback a `Maybe.create` closure reports to.
     public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
@@ -114,6 +126,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     public func catchAndReturn(_ element: Element) -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source.catchAndReturn(element))
     }
+
+    /// RxSwift 5's name of `catchAndReturn(_:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "catchAndReturn(_:)")
+    public func catchErrorJustReturn(_ element: Element) -> Maybe<Element> { catchAndReturn(element) }
 
     /// Runs side effects on the element, failure, completion, subscription and disposal.
     public func `do`(onNext: ((Element) throws -> Void)? = nil, afterNext: ((Element) throws -> Void)? = nil, onError: ((Swift.Error) throws -> Void)? = nil, afterError: ((Swift.Error) throws -> Void)? = nil, onCompleted: (() throws -> Void)? = nil, afterCompleted: (() throws -> Void)? = nil, onSubscribe: (() -> Void)? = nil, onSubscribed: (() -> Void)? = nil, onDispose: (() -> Void)? = nil) -> Maybe<Element> {

@@ -66,6 +66,12 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: source.catch { try handler($0).asObservable() })
     }
 
+    /// RxSwift 5's name of `catch(_:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "catch(_:)")
+    public func catchError(_ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>) -> PrimitiveSequence<Trait, Element> {
+        `catch`(handler)
+    }
+
     /// Resubscribes after every error, up to `maxAttemptCount` subscriptions in all.
     public func retry(_ maxAttemptCount: Int) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry(maxAttemptCount))
@@ -79,6 +85,18 @@ extension PrimitiveSequence {
     /// After an error, resubscribes each time the sequence `notificationHandler` makes from the errors emits.
     public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.retry(when: notificationHandler))
+    }
+
+    /// RxSwift 5's name of `retry(when:)` for errors of type `Error`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType, Error: Swift.Error>(_ notificationHandler: @escaping (Observable<Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
+        retry(when: notificationHandler)
+    }
+
+    /// RxSwift 5's name of `retry(when:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "retry(when:)")
+    public func retryWhen<TriggerObservable: ObservableType>(_ notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
+        retry(when: notificationHandler)
     }
 
     /// Resubscribes after every error, for ever.

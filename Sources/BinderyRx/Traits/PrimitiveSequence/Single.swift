@@ -126,6 +126,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
+    /// RxSwift 5's name of `catchAndReturn(_:)`, which RxSwift 6 still ships deprecated.
+    @available(*, deprecated, renamed: "catchAndReturn(_:)")
+    public func catchErrorJustReturn(_ element: Element) -> Single<Element> { catchAndReturn(element) }
+
     /// The single as a `Maybe`.
     public func asMaybe() -> Maybe<Element> { Maybe(raw: primitiveSequence.source) }
 
