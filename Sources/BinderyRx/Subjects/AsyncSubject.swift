@@ -12,6 +12,9 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     /// Not for decoding data (see `Observable.init(from:)`); always throws.
     public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
+    /// The observer side's type: the subject itself.
+    public typealias SubjectObserverType = AsyncSubject<Element>
+
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
 

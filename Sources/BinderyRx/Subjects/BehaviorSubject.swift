@@ -14,6 +14,9 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// Not for decoding data (see `Observable.init(from:)`); always throws.
     public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
+    /// The observer side's type: the subject itself.
+    public typealias SubjectObserverType = BehaviorSubject<Element>
+
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
 

@@ -11,6 +11,9 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     /// Not for decoding data (see `Observable.init(from:)`); always throws.
     public required init(from decoder: Decoder) throws { throw Self.decodingRefused(decoder) }
 
+    /// The observer side's type: the subject itself.
+    public typealias SubjectObserverType = PublishSubject<Element>
+
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
 

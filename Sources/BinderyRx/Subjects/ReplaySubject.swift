@@ -28,6 +28,9 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
         ReplaySubject(bufferSize: Int.max)
     }
 
+    /// The observer side's type: the subject itself.
+    public typealias SubjectObserverType = ReplaySubject<Element>
+
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.hasObservers }
 
