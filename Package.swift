@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BinderyRxTest", targets: ["BinderyRxTest"]),
         .library(name: "BinderyRxBlocking", targets: ["BinderyRxBlocking"]),
         .library(name: "Bindery", targets: ["Bindery"]),
+        .library(name: "BinderyReactorKit", targets: ["BinderyReactorKit"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyNetworking", targets: ["BinderyNetworking"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
@@ -47,6 +48,9 @@ let package = Package(
         // RxBlocking's `toBlocking()`: waiting for a sequence, for tests and tools only.
         .target(name: "BinderyRxBlocking", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")]),
+        // ReactorKit's `Reactor`, as its users write it: Swift 5's checking for the same
+        // reason as the reactive core (its hooks and closures say nothing of Sendable).
+        .target(name: "BinderyReactorKit", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // RxCocoa's `URLSession.rx`, over FoundationNetworking on Linux (which links libcurl):
         // its own product, so an app that does not ask an HTTP API links none of it.
         .target(name: "BinderyNetworking", dependencies: ["Bindery"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -73,6 +77,7 @@ let package = Package(
         // What ships: serve and probe, nothing else.
         .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "BinderyReactorKitTests", dependencies: ["BinderyReactorKit", "BinderyRxTest"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Its PostgreSQL tests use a real server: script/test's (BINDERY_TEST_POSTGRES), or one script/postgres starts.
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [
