@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "Bindery", dependencies: ["BinderyRx", .product(name: "Logging", package: "swift-log")]),
         // ReactorKit's `Reactor`, as its users write it: Swift 5's checking for the same
         // reason as the reactive core (its hooks and closures say nothing of Sendable).
-        .target(name: "BinderyReactorKit", dependencies: ["BinderyRx"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "BinderyReactorKit", dependencies: ["BinderyRx", "Bindery"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // RxCocoa's `URLSession.rx`, over FoundationNetworking on Linux (which links libcurl):
         // its own product, so an app that does not ask an HTTP API links none of it.
         .target(name: "BinderyNetworking", dependencies: ["Bindery"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -70,14 +70,14 @@ let package = Package(
         // ...and a private PostgreSQL (script/postgres) for the tests that need one.
         .target(name: "BinderyLoopback", dependencies: ["CMallocStats", "BinderyPostgres"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
-        .target(name: "Examples", dependencies: ["Bindery"], resources: [.copy("Resources")]),
+        .target(name: "Examples", dependencies: ["Bindery", "BinderyReactorKit"], resources: [.copy("Resources")]),
         .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres"]),
         // The examples and the todo list as one app: what `bindery` serves, the benchmarks measure and the tests start.
         .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"]),
         // What ships: serve and probe, nothing else.
         .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "BinderyReactorKitTests", dependencies: ["BinderyReactorKit", "BinderyRxTest"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "BinderyReactorKitTests", dependencies: ["BinderyReactorKit", "BinderyRxTest", "Bindery", "BinderyDatabase"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Its PostgreSQL tests use a real server: script/test's (BINDERY_TEST_POSTGRES), or one script/postgres starts.
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BinderyServerTests", dependencies: [

@@ -54,7 +54,7 @@ extension Reactor {
             guard let self else { return .empty() }
             return self.mutate(action: action).catch { _ in .empty() }
         })
-        let initialState = self.initialState
+        let initialState = storage.startingState(as: State.self) ?? self.initialState
         let state = mutation
             .scan(initialState) { [weak self] state, mutation in
                 self?.reduce(state: state, mutation: mutation) ?? state

@@ -1,4 +1,5 @@
 import Bindery
+import BinderyReactorKit
 
 /// The seed articles' ViewModels, registered under their URL names.
 public enum Examples {
@@ -39,6 +40,13 @@ public enum Examples {
         application.register("board", shared: true, summary: "One board for everyone: post a note, every page sees it (one instance across a cluster).") {
             _ in BoardViewModel()
         }
+        application.register(
+            "tasks", summary: "The todo list as a ReactorKit reactor: its actions are inputs, its state's fields outputs, its state kept.",
+            actions: [
+                .send(TaskListReactor.Action.add), .send(TaskListReactor.Action.toggle), .send(TaskListReactor.Action.delete),
+                .send(.clearDone),
+            ]
+        ) { _ in TaskListReactor() }
         application.register(
             "home", summary: "Practical MVVM: albums and tracks with loading and a typed error; can be slow or fail.",
             outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]

@@ -297,3 +297,38 @@ def test_an_input_the_server_cannot_save_waits_and_goes_once_there_is_space(brow
             stop_server(server)
         subprocess.run(["umount", "-l", disk])
         shutil.rmtree(disk, ignore_errors=True)
+
+
+def test_a_reactor_page_works_and_comes_back_after_a_restart_where_it_was(restartable_server, browser):
+    """The todo list as a ReactorKit reactor (tasks.html): its actions from the page,
+    its state's fields on it, a refusal as a toast, and its Codable state kept."""
+    server = restartable_server
+    browser.get(server.url + "/tasks.html")
+    wait_open(browser)
+    field = browser.find_element(By.ID, "new-title")
+    for title in ("oat milk", "bread", "eggs"):
+        field.send_keys(title, Keys.ENTER)
+        wait(browser, lambda b, title=title: title in texts(b, "#items .todo-title"))
+    browser.find_element(By.CSS_SELECTOR, "#items li[data-key='2'] .todo-done").click()
+    wait(browser, lambda b: b.find_element(By.ID, "remaining").text == "2 tasks left")
+    clear = browser.find_element(By.ID, "clear-done")
+    wait(browser, lambda b: clear.get_attribute("disabled") is None)
+    browser.find_element(By.CSS_SELECTOR, "#items li[data-key='1'] .todo-delete").click()
+    wait(browser, lambda b: texts(b, "#items .todo-title") == ["bread", "eggs"])
+    field.send_keys("   ", Keys.ENTER)
+    wait(browser, lambda b: "A task needs a title." in texts(b, ".bindery-toast"))
+    old = session_id(browser)
+    deadline = time.monotonic() + 10  # saved within about a second
+    while 'eggs' not in stored_state(server, old):
+        assert time.monotonic() < deadline, "the state was not saved"
+        time.sleep(0.05)
+    record_states(browser)
+
+    server.restart()
+
+    wait(browser, reconnected, timeout=20)
+    assert session_id(browser) == old
+    assert texts(browser, "#items .todo-title") == ["bread", "eggs"]
+    assert browser.find_element(By.ID, "remaining").text == "1 task left"
+    browser.find_element(By.CSS_SELECTOR, "#items li[data-key='3'] .todo-done").click()
+    wait(browser, lambda b: b.find_element(By.ID, "remaining").text == "0 tasks left")

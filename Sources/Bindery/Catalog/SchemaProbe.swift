@@ -1,6 +1,12 @@
 /// Learns the JSON shape of a `Decodable` type by decoding it once from
 /// nothing: every key asked for becomes a property, with the schema of the
 /// type asked for; optional keys are not required.
+/// A stand-in value of `type`, decoded from nothing (zeros, empty strings and
+/// collections, first cases), or nil if the type refuses it.
+package func standInValue<T: Decodable>(of type: T.Type) -> T? {
+    SchemaProbe.standIn(type)
+}
+
 final class SchemaProbe: Decoder {
     private(set) var properties: [String: JSONValue] = [:]
     private(set) var required: [String] = []
@@ -22,6 +28,13 @@ final class SchemaProbe: Decoder {
         decode(type)
         guard probe.keyed else { return nil }
         return ["type": "object", "properties": .object(probe.properties), "required": .array(probe.required.map(JSONValue.string))]
+    }
+
+    /// A stand-in value of `type`, decoded from nothing (zeros, empty strings and
+    /// collections, first cases), or nil if the type refuses it.
+    static func standIn<T: Decodable>(_ type: T.Type) -> T? {
+        if let cases = T.self as? any CaseIterable.Type, let first = firstCase(cases) as? T { return first }
+        return try? T(from: Placeholder(codingPath: []))
     }
 
     fileprivate func record(_ key: String, _ type: Any.Type, optional: Bool) {

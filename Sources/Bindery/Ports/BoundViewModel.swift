@@ -22,6 +22,11 @@ struct BoundViewModel {
 
     /// Binds `viewModel` and finds its ports.
     static func bind(_ viewModel: Any, declaredOutputs: [String: OutputKind] = [:]) throws -> BoundViewModel {
+        if let listed = viewModel as? ListedPorts {
+            return BoundViewModel(
+                instance: listed.viewModel, inputs: listed.inputs, outputs: listed.outputs.map { ($0.name, $0, $0.outputKind) },
+                declaredOutputs: declaredOutputs, disposables: listed.disposables)
+        }
         if let given = viewModel as? ViewModelGivenInputs {
             var bound = BoundViewModel(instance: given.viewModel, inputs: given.inputs, declaredOutputs: declaredOutputs)
             try bound.scanProperties(of: given.viewModel, role: .any, depth: 0)

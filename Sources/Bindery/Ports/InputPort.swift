@@ -2,7 +2,7 @@ import Foundation
 
 /// One named input of a session's ViewModel: it decodes a JSON payload and sends
 /// the value into the ViewModel. Call `send` on the session's scheduler.
-struct InputPort {
+package struct InputPort {
     /// The input's name: the Swift property name.
     let name: String
     /// The Swift type of the payload.
@@ -11,7 +11,7 @@ struct InputPort {
     let send: (Data) throws -> Void
 
     /// A port named `name` that sends decoded values to `deliver`.
-    init<Element>(name: String, _ type: Element.Type, deliver: @escaping (Element) -> Void) throws {
+    package init<Element>(name: String, _ type: Element.Type, deliver: @escaping (Element) -> Void) throws {
         guard let decode = Payload.decoder(for: Element.self) else {
             throw BinderyError(.viewModelFailed, "input '\(name)' has element type \(Element.self), which is neither Void nor Decodable")
         }

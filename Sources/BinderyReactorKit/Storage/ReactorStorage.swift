@@ -28,6 +28,8 @@ final class ReactorStorage: @unchecked Sendable {
     private let values = NSLock()
     private var currentState: Any?
     private var isStubEnabled = false
+    /// The state to start from instead of `initialState` (a served reactor's kept state).
+    private var startingState: Any?
 
     init(reactor: AnyObject) {
         self.reactor = reactor
@@ -77,6 +79,24 @@ final class ReactorStorage: @unchecked Sendable {
     /// Sets the current state.
     func setCurrentState<State>(_ state: State) {
         values.withLock { currentState = state }
+    }
+
+    /// Starts the stream, when it is made, from `state` rather than `initialState`;
+    /// false if the stream is made already.
+    func start<State>(from state: State) -> Bool {
+        making.withLock {
+            guard self.state == nil, !isMakingState else { return false }
+            values.withLock {
+                startingState = state
+                currentState = state
+            }
+            return true
+        }
+    }
+
+    /// The state given to `start(from:)`, if any.
+    func startingState<State>(as type: State.Type) -> State? {
+        values.withLock { startingState as? State }
     }
 
     /// Whether the reactor's action and state are its stub's.

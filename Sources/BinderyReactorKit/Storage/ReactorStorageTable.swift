@@ -53,6 +53,18 @@ final class ReactorStorageTable: @unchecked Sendable {
         return storage
     }
 
+    /// Drops `reactor`'s entry now, rather than at a sweep after it has gone: its owner
+    /// (a served reactor's session) says it is done with it. A later use makes a new one.
+    func release(_ reactor: AnyObject) {
+        let id = ObjectIdentifier(reactor)
+        let released = lock.withLock { () -> ReactorStorage? in
+            guard let storage = entries[id], storage.reactor === reactor else { return nil }
+            return entries.removeValue(forKey: id)
+        }
+        // `released` goes as this returns, with the lock no longer held: its stream's subscriptions are disposed.
+        _ = released
+    }
+
     /// Removes the entries whose reactor is gone and returns them; call with `lock` held.
     private func sweep() -> [ReactorStorage] {
         lookupsSinceSweep = 0

@@ -17,7 +17,7 @@ import Foundation
 /// (`--help` lists them: `ServeOptions`); a program that configures itself
 /// passes a `ServerConfiguration` instead. Pages load the client from
 /// `/_bindery/v1/bindery.js`, which every app serves.
-public final class BinderyApp: Sendable {
+public final class BinderyApp: ViewModelRegistry, Sendable {
     /// How the app serves.
     public let configuration: ServerConfiguration
     /// The runtime the ViewModels are registered with.
@@ -74,21 +74,13 @@ public final class BinderyApp: Sendable {
     /// (`BinderyDatabase`: `services.registerDatabase(path: configuration.databasePath)`).
     public var services: Services { application.services }
 
-    /// Registers a ViewModel under `name` (see `Application.register`).
-    public func register<ViewModel>(
-        _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
-        make: @escaping @Sendable (ViewModelContext) throws -> ViewModel
+    /// Registers a ViewModel of `type` under `name` with the app's `application`
+    /// (the `register` methods are `ViewModelRegistry`'s).
+    public func register(
+        _ name: String, type: Any.Type, shared: Bool, summary: String?, outputs: [String: OutputKind],
+        makeAny make: @escaping @Sendable (ViewModelContext) throws -> Any
     ) {
-        application.register(name, shared: shared, summary: summary, outputs: outputs, make: make)
-    }
-
-    /// Registers a ViewModel that takes its inputs in `init` (see `Application.register`):
-    /// `app.register("signup") { _, input in GithubSignupViewModel2(input: input, dependency: …) }`.
-    public func register<Input, ViewModel>(
-        _ name: String, shared: Bool = false, summary: String? = nil, outputs: [String: OutputKind] = [:],
-        make: @escaping @Sendable (ViewModelContext, Input) throws -> ViewModel
-    ) {
-        application.register(name, shared: shared, summary: summary, outputs: outputs, make: make)
+        application.register(name, type: type, shared: shared, summary: summary, outputs: outputs, makeAny: make)
     }
 
     /// Authenticates every `/api` request with `authenticate` before it is
