@@ -215,6 +215,26 @@ final class ViewModelShapeTests: XCTestCase {
         XCTAssertEqual(outputs(seven), ["total": "7"])
     }
 
+    /// The layout read from a tuple's metadata is Swift's own, for tuples made at
+    /// compile time and by the runtime (a generic one), whose offsets are 32 bits wide off
+    /// Apple platforms: a word read there took the padding for offset (a crash, once).
+    func testATuplesLayoutIsReadAsSwiftLaysItOut() throws {
+        typealias Mixed = (flag: Int8, count: Int64, name: Driver<String>, Signal<Void>)
+        let layout = try XCTUnwrap(TupleLayout(Mixed.self))
+        XCTAssertEqual(layout.elements.map(\.label), ["flag", "count", "name", nil])
+        XCTAssertEqual(
+            layout.elements.map(\.offset),
+            [\Mixed.flag, \Mixed.count, \Mixed.name, \Mixed.3].map { MemoryLayout<Mixed>.offset(of: $0) })
+        XCTAssertTrue(layout.elements[2].type == Driver<String>.self)
+        func generic<T>(_: T.Type) -> [Int] { TupleLayout((first: Int8, second: T, third: Int8).self)?.elements.map(\.offset) ?? [] }
+        for _ in 0..<100 {
+            XCTAssertEqual(generic(Int64.self), [0, 8, 16])
+            XCTAssertEqual(generic(Int16.self), [0, 2, 4])
+        }
+        XCTAssertNil(TupleLayout(Int.self))
+        XCTAssertNil(TupleLayout(Driver<Int>.self))
+    }
+
     func testInputsThatCannotBeMadeAreNamedWhenRegistered() {
         typealias Mixed = (name: Driver<String>, count: Int)
         XCTAssertEqual(InitInputs.problem(with: Mixed.self), "input 'count' given to init is a Int; inputs must be Observable, Signal or Driver")

@@ -38,6 +38,10 @@ enum InitInputs {
             guard let convertible = element.type as? InputPortConvertible.Type else {
                 throw BinderyError(.viewModelFailed, "input '\(name)' given to init is a \(element.type); inputs must be Observable, Signal or Driver")
             }
+            // What the metadata says must fit what Swift lays out, or nothing is written.
+            precondition(
+                element.offset >= 0 && element.offset + convertible.size <= MemoryLayout<Input>.size,
+                "the layout read for \(Input.self) does not fit it: element \(index) at \(element.offset)")
             let (value, port) = try convertible.makeInputPort(named: name)
             made.append((value, convertible, element.offset))
             ports.append(port)

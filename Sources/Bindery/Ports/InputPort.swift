@@ -28,6 +28,9 @@ protocol InputPortConvertible {
 }
 
 extension InputPortConvertible {
+    /// The bytes a value of this type takes.
+    static var size: Int { MemoryLayout<Self>.size }
+
     /// Moves `value`, made by `makeInputPort`, into uninitialized memory at `pointer`.
     static func initialize(_ pointer: UnsafeMutableRawPointer, with value: Any) {
         pointer.initializeMemory(as: Self.self, repeating: value as! Self, count: 1)

@@ -3,7 +3,8 @@
 /// Swift has no reflection of a type without a value; a tuple's labels, element
 /// types and offsets are in its type metadata, whose layout is part of Swift's
 /// stable ABI (`TargetTupleTypeMetadata`: kind, count, labels, then a type and an
-/// offset per element). Only read here, to make a ViewModel's `init` inputs.
+/// offset per element: `TargetTupleTypeMetadata`, whose offset is 32 bits wide
+/// outside Apple platforms). Only read here, to make a ViewModel's `init` inputs.
 struct TupleLayout {
     /// One element: its label (nil if it has none), type and offset in bytes.
     struct Element {
@@ -31,7 +32,9 @@ struct TupleLayout {
             return Element(
                 label: label,
                 type: metadata.load(fromByteOffset: element, as: Any.Type.self),
-                offset: metadata.load(fromByteOffset: element + word, as: Int.self))
+                // A 32-bit offset off Apple platforms (a word on them, whose low half it is
+                // there too): the rest of the word is padding, which may hold anything.
+                offset: Int(metadata.load(fromByteOffset: element + word, as: UInt32.self)))
         }
     }
 }

@@ -42,7 +42,7 @@ public struct ReactorAction<Action> {
 
     /// An input whose payload is the case's two values as a JSON array `[a, b]`.
     public static func send<A: Decodable, B: Decodable>(_ make: @escaping (A, B) -> Action, as name: String? = nil) -> ReactorAction {
-        ReactorAction(name: name ?? caseName(of: { (pair: Pair<A, B>) in make(pair.first, pair.second) })) { name, send in
+        ReactorAction(name: name ?? caseName(of: make)) { name, send in
             try InputPort(name: name, Pair<A, B>.self) { send(make($0.first, $0.second)) }
         }
     }
@@ -58,6 +58,14 @@ public struct ReactorAction<Action> {
             preconditionFailure("\(Action.self) prints itself its own way: name the input of \(name) with `as:`")
         }
         return name
+    }
+
+    /// The case name `make` builds, learnt by building one from stand-in values.
+    private static func caseName<A: Decodable, B: Decodable>(of make: (A, B) -> Action) -> String {
+        guard let first = standInValue(of: A.self), let second = standInValue(of: B.self) else {
+            preconditionFailure("no stand-in values of \(A.self) and \(B.self) to learn the case \(Action.self) makes of them: name the input with `as:`")
+        }
+        return caseName(make(first, second))
     }
 
     /// The case name `make` builds, learnt by building one from a stand-in payload.
