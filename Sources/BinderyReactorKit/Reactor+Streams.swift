@@ -50,12 +50,14 @@ extension Reactor {
     /// ends the state stream, which then keeps its last state.
     private func makeState(from actions: ActionSubject<Action>, in storage: ReactorStorage) -> Observable<State> {
         let action = transform(action: actions.asObservable().observe(on: scheduler))
-        let mutation = transform(mutation: action.flatMap { [weak self] action -> Observable<Mutation> in
-            guard let self else { return .empty() }
-            return self.mutate(action: action).catch { _ in .empty() }
-        })
+        let mutation = transform(
+            mutation: action.flatMap { [weak self] action -> Observable<Mutation> in
+                guard let self else { return .empty() }
+                return self.mutate(action: action).catch { _ in .empty() }
+            })
         let initialState = storage.startingState(as: State.self) ?? self.initialState
-        let state = mutation
+        let state =
+            mutation
             .scan(initialState) { [weak self] state, mutation in
                 self?.reduce(state: state, mutation: mutation) ?? state
             }

@@ -1,6 +1,7 @@
-@testable import BinderyReactorKit
 import Dispatch
 import XCTest
+
+@testable import BinderyReactorKit
 
 /// `ActionSubject`, `StateRelay` and `Pulse` on their own.
 final class BuildingBlockTests: XCTestCase {

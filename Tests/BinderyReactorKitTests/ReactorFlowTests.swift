@@ -139,7 +139,10 @@ final class ReactorFlowTests: XCTestCase {
 
     func testPulseEmitsEachAssignmentAndNothingElse() {
         final class AlertReactor: Reactor {
-            enum Action { case alert(String), tick }
+            enum Action {
+                case alert(String)
+                case tick
+            }
             struct State {
                 @Pulse var message = ""
                 var ticks = 0

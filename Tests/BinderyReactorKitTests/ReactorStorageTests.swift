@@ -1,5 +1,6 @@
-@testable import BinderyReactorKit
 import XCTest
+
+@testable import BinderyReactorKit
 
 /// A reactor's streams and state live in `ReactorStorageTable`, beside the reactor: they
 /// never keep it alive, and they go once it has gone and the table has swept.

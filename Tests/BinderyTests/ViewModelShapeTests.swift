@@ -239,7 +239,8 @@ final class ViewModelShapeTests: XCTestCase {
         typealias Mixed = (name: Driver<String>, count: Int)
         XCTAssertEqual(InitInputs.problem(with: Mixed.self), "input 'count' given to init is a Int; inputs must be Observable, Signal or Driver")
         struct Opaque {}
-        XCTAssertEqual(InitInputs.problem(with: (a: Signal<Opaque>, b: Signal<Void>).self), "input 'a' has element type Opaque, which is neither Void nor Decodable")
+        XCTAssertEqual(
+            InitInputs.problem(with: (a: Signal<Opaque>, b: Signal<Void>).self), "input 'a' has element type Opaque, which is neither Void nor Decodable")
         XCTAssertNotNil(InitInputs.problem(with: [Driver<Int>].self))
         XCTAssertNil(InitInputs.problem(with: (Driver<Int>, Signal<Void>).self), "unlabelled elements are named by position")
         XCTAssertNotNil(InitInputs.problem(with: PublishRelay<Int>.self), "a relay is not a sequence Bindery makes")

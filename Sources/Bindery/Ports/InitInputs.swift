@@ -15,7 +15,9 @@ enum InitInputs {
             let (input, ports) = try InputPortDecoder.build(decodable)
             return (input as! Input, ports)
         }
-        throw BinderyError(.viewModelFailed, "the inputs given to init are a \(Input.self); they must be an Observable, Signal or Driver, a tuple of them or a Decodable struct of them")
+        throw BinderyError(
+            .viewModelFailed,
+            "the inputs given to init are a \(Input.self); they must be an Observable, Signal or Driver, a tuple of them or a Decodable struct of them")
     }
 
     /// Why `Input` cannot be made, checked when the ViewModel is registered; nil if it can.

@@ -48,7 +48,6 @@ extension PublishRelay: OutputPort {
     var outputKind: OutputKind { .signal }
 }
 
-
 /// How an output's elements go on the wire.
 enum OutputEncoding {
     /// `Void` as `null`, `Encodable` values as compact JSON on one line.

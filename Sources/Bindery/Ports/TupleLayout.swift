@@ -24,7 +24,8 @@ struct TupleLayout {
         guard metadata.load(as: Int.self) == 0x301 else { return nil }
         let count = metadata.load(fromByteOffset: word, as: Int.self)
         // Labels: each followed by a space, an empty one for an unlabeled element; nil when none has one.
-        let labels = metadata.load(fromByteOffset: 2 * word, as: UnsafePointer<CChar>?.self)
+        let labels =
+            metadata.load(fromByteOffset: 2 * word, as: UnsafePointer<CChar>?.self)
             .map { String(cString: $0).split(separator: " ", omittingEmptySubsequences: false).map(String.init) } ?? []
         elements = (0..<count).map { index in
             let element = 3 * word + index * 2 * word

@@ -15,9 +15,10 @@ enum ReactorPorts {
         }
         let send = reactor.action
         let inputs = try actions.map { action in try action.port { send.onNext($0) } }
-        disposables.append(Disposables.create { [weak reactor] in
-            if let reactor { ReactorStorageTable.shared.release(reactor) }
-        })
+        disposables.append(
+            Disposables.create { [weak reactor] in
+                if let reactor { ReactorStorageTable.shared.release(reactor) }
+            })
         return ListedPorts(viewModel: reactor, inputs: inputs, outputs: outputs(of: reactor), disposables: disposables)
     }
 
