@@ -166,10 +166,12 @@ final class ViewModelShapeTests: XCTestCase {
         let signupEnabled: Driver<Bool>
         let signedIn: Signal<String>
         let taps: Driver<Int>
-        init(input: (username: Driver<String>, password: Observable<String>, loginTaps: Signal<Void>, help: ControlEvent<Void>), minimum: Int) {
-            let valid = Driver.combineLatest(input.username, input.password.asDriver(onErrorJustReturn: "")) { $0.count >= minimum && $1.count >= minimum }
+        init(
+            input: (username: ControlProperty<String>, password: Observable<String>, loginTaps: Signal<Void>, help: ControlEvent<Void>), minimum: Int
+        ) {
+            let valid = Driver.combineLatest(input.username.asDriver(), input.password.asDriver(onErrorJustReturn: "")) { $0.count >= minimum && $1.count >= minimum }
             signupEnabled = valid.startWith(false)
-            signedIn = input.loginTaps.withLatestFrom(input.username)
+            signedIn = input.loginTaps.withLatestFrom(input.username.asDriver())
             taps = input.help.asObservable().scan(0) { count, _ in count + 1 }.startWith(0).asDriver(onErrorJustReturn: 0)
         }
     }

@@ -66,6 +66,15 @@ extension ControlEvent: InputPortConvertible {
     }
 }
 
+extension ControlProperty: InputPortConvertible {
+    // What the page sends is the property's values; what the ViewModel binds to it goes nowhere.
+    static func makeInputPort(named name: String) throws -> (value: Any, port: InputPort) {
+        let subject = PublishSubject<Element>()
+        let values = ControlProperty(values: subject, valueSink: AnyObserver<Element> { _ in })
+        return (values, try InputPort(name: name, Element.self, deliver: subject.onNext))
+    }
+}
+
 // `Decodable` only so that a ViewModel's `Input` struct synthesizes `init(from:)`;
 // `InputPortDecoder` never calls these, and any other decoder is refused.
 // (The initializer is BinderyRx's: a class's required initializer lives in its definition.)
