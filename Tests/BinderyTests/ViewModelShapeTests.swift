@@ -169,7 +169,9 @@ final class ViewModelShapeTests: XCTestCase {
         init(
             input: (username: ControlProperty<String>, password: Observable<String>, loginTaps: Signal<Void>, help: ControlEvent<Void>), minimum: Int
         ) {
-            let valid = Driver.combineLatest(input.username.asDriver(), input.password.asDriver(onErrorJustReturn: "")) { $0.count >= minimum && $1.count >= minimum }
+            let valid = Driver.combineLatest(input.username.asDriver(), input.password.asDriver(onErrorJustReturn: "")) {
+                $0.count >= minimum && $1.count >= minimum
+            }
             signupEnabled = valid.startWith(false)
             signedIn = input.loginTaps.withLatestFrom(input.username.asDriver())
             taps = input.help.asObservable().scan(0) { count, _ in count + 1 }.startWith(0).asDriver(onErrorJustReturn: 0)

@@ -1,33 +1,34 @@
 /// A request path as logs and metrics name it: the session id replaced by
 /// `{sid}`, so that lines of one route look alike. Made from the segments the
-/// router split, so a request's path is split once.
+/// router split, matched against the route table (`APIRoute`).
 struct RouteLabel {
     let path: String
-    let segments: [String]
+    private let match: APIRoute.Match?
 
     init(_ path: String, segments: [String]) {
         self.path = path
-        self.segments = segments
+        match = segments.first == "api" ? APIRoute.match(segments.dropFirst()) : nil
     }
 
     init(_ path: String) { self.init(path, segments: PathSegments.of(path)) }
 
-    /// `/api/<vm>/<sid>/…`: a route about one session.
-    private var isSessionRoute: Bool { segments.count >= 3 && segments[0] == "api" }
-
     /// The path with its session id as `{sid}`.
     var template: String {
-        guard isSessionRoute else { return path }
-        return (["", "api", segments[1], "{sid}"] + segments.dropFirst(3)).joined(separator: "/")
+        guard let match, let viewModel = match.viewModel, match.session != nil else { return path }
+        return "/api/\(viewModel)/{sid}"
+            + match.route.pattern.dropFirst(2).map { segment in
+                switch segment {
+                case .literal(let word): "/\(word)"
+                case .port: "/\(match.port ?? "")"
+                case .viewModel, .session: ""
+                }
+            }.joined()
     }
 
     /// The session id of a session's route.
-    var session: String? { isSessionRoute ? segments[2] : nil }
+    var session: String? { match?.session }
 
     /// The ViewModel of an input's path (`/api/<vm>/<sid>/inputs/<name>`, empty
     /// segments skipped as the router skips them), or nil for any other path.
-    var inputViewModel: String? {
-        guard segments.count == 5, segments[0] == "api", segments[3] == "inputs" else { return nil }
-        return segments[1]
-    }
+    var inputViewModel: String? { match?.route == .input ? match?.viewModel : nil }
 }

@@ -1,11 +1,7 @@
 import Bindery
 import Foundation
 
-/// Protocol v1: maps each route to the runtime (DESIGN §5).
-///
-/// `/api` catalog · `/api/openapi.json` · `/api/<vm>` create ·
-/// `/api/<vm>/<sid>` snapshot, stream, dispose · `/api/<vm>/<sid>/events` ·
-/// `/api/<vm>/<sid>/outputs/<name>` · `/api/<vm>/<sid>/inputs/<name>`.
+/// Protocol v1: maps each route of `APIRoute`'s table to the runtime.
 struct APIRouter: Sendable {
     let application: Application
     let streams: StreamAdmission
@@ -41,23 +37,25 @@ struct APIRouter: Sendable {
             }
         }
 
-        switch path.count {
-        case 0:
-            try allow(request, ["GET"])
+        guard let match = APIRoute.match(segments) else { throw HTTPError.notFound("no API route \(request.path)") }
+        let route = match.route
+        switch route {
+        case .catalog:
+            try allow(request, route.methods)
             return catalog { .json($0.json) }
-        case 1 where path[0] == "openapi.json":
-            try allow(request, ["GET"])
+        case .openAPI:
+            try allow(request, route.methods)
             return catalog { .json(OpenAPI.document(for: $0)) }
-        case 1 where path[0] == Self.multiplexedStreams:
-            try allow(request, ["GET"])
+        case .streams:
+            try allow(request, route.methods)
             return try multiplexedStream(request)
-        case 1:
+        case .create:
             let name = path[0]
             try validate(viewModel: name, id: nil, request)
             guard application.isRegistered(name) else {
                 throw HTTPError(BinderyError(.unknownViewModel, "no ViewModel named '\(name)'"))
             }
-            try allow(request, ["POST"])
+            try allow(request, route.methods)
             try checkJSONBody(request)
             let preferredID = try proxysSessionID(request)
             let client = request.provenance.client
@@ -82,7 +80,7 @@ struct APIRouter: Sendable {
                     }
                 }
             }
-        case 2:
+        case .session:
             // A shared ViewModel's session is everyone's: one client must not end
             // it for all (and in a cluster it would end one node's replica only).
             let isShared = application.isShared(path[0])
@@ -92,7 +90,7 @@ struct APIRouter: Sendable {
                     message: "a shared ViewModel's session is everyone's: it cannot be deleted (it ends when it idles out)",
                     headers: [("Allow", "GET, HEAD")])
             }
-            try allow(request, isShared ? ["GET"] : ["GET", "DELETE"])
+            try allow(request, isShared ? route.methods.filter { $0 != "DELETE" } : route.methods)
             if request.method == "DELETE" {
                 return try onSession(
                     { [application] session, done in
@@ -102,11 +100,11 @@ struct APIRouter: Sendable {
             }
             if request.wantsEventStream { return try stream(request, viewModel: path[0], id: path[1]) }
             return try onSession({ session, done in session.snapshot(done) }, answer: { Self.response($0) { .json($0.json) } })
-        case 3 where path[2] == "events":
-            try allow(request, ["GET"])
+        case .events:
+            try allow(request, route.methods)
             return try stream(request, viewModel: path[0], id: path[1])
-        case 4 where path[2] == "outputs":
-            try allow(request, ["GET"])
+        case .output:
+            try allow(request, route.methods)
             let name = path[3]
             return try onSession(
                 { session, done in session.value(ofOutput: name, completion: done) },
@@ -117,16 +115,14 @@ struct APIRouter: Sendable {
                         return .json(json)
                     }
                 })
-        case 4 where path[2] == "inputs":
-            try allow(request, ["POST"])
+        case .input:
+            try allow(request, route.methods)
             let name = path[3]
             try checkJSONBody(request)
             let key = try Self.inputKey(request)
             return try onSession(
                 { [body = request.body] session, done in session.send(input: name, payload: body, key: key, completion: done) },
                 answer: { Self.response($0) { .json($0.json, headers: $0.isReplay ? Self.replayed : []) } })
-        default:
-            throw HTTPError.notFound("no API route \(request.path)")
         }
     }
 

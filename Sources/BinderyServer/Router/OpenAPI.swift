@@ -1,10 +1,10 @@
 import Bindery
 import Foundation
 
-/// The OpenAPI 3.1 document of protocol v1, generated from the catalog: every
-/// route, the form of a session id, each body's schema, and every status a
-/// route answers (`script/test` runs schemathesis against it, so the document
-/// and the server cannot drift apart).
+/// The OpenAPI 3.1 document of protocol v1, generated from the route table
+/// (`APIRoute`: paths, methods, the statuses each answers) and the catalog
+/// (each body's schema): `script/test` runs schemathesis against it, so the
+/// document and the server cannot drift apart.
 enum OpenAPI {
     static func document(for catalog: Catalog) -> Data {
         var paths: [String: JSONValue] = [:]
@@ -19,12 +19,18 @@ enum OpenAPI {
             "schema": ["type": "string", "pattern": "^([A-Za-z0-9_-]{22}|[0-9a-f]{32})$"],
             "description": "A session id: 22 letters, digits, - or _, or 32 lowercase hex digits (400 otherwise)",
         ]
-        /// The errors a route can answer: `codes`, and 400 and 404 everywhere.
-        func errors(_ codes: [Int] = []) -> [String: JSONValue] {
-            Dictionary(uniqueKeysWithValues: ([400, 404] + codes).map { (String($0), error) })
+        /// The errors `route` answers to `method`: its own, and 400 and 404 everywhere.
+        func errors(_ route: APIRoute, _ method: String) -> [String: JSONValue] {
+            Dictionary(uniqueKeysWithValues: ([400, 404] + (route.errorStatuses[method] ?? [])).map { (String($0), error) })
         }
-        paths["/api"] = ["get": ["summary": "The catalog of ViewModels", "responses": ["200": ["description": "Catalog"]]]]
-        paths["/api/streams"] = [
+        /// `route`'s path for ViewModel `viewModel` (and port `port`), as OpenAPI writes it.
+        func path(_ route: APIRoute, _ viewModel: String = "", _ port: String = "") -> String {
+            route.template.replacingOccurrences(of: "<vm>", with: viewModel).replacingOccurrences(of: "<sid>", with: "{sid}")
+                .replacingOccurrences(of: "<name>", with: port)
+        }
+        paths[path(.catalog)] = ["get": ["summary": "The catalog of ViewModels", "responses": ["200": ["description": "Catalog"]]]]
+        paths[path(.openAPI)] = ["get": ["summary": "This document", "responses": ["200": ["description": "The OpenAPI document"]]]]
+        paths[path(.streams)] = [
             "get": [
                 "summary": "Several sessions' event streams on one connection; each event starts with a `session: <vm>/<sid>` line",
                 "parameters": [
@@ -33,11 +39,10 @@ enum OpenAPI {
                         "description": "<vm>/<sid>[@<lastEventId>], separated by commas (at most 64)",
                     ]
                 ],
-                "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
+                "responses": .object(["200": events].merging(errors(.streams, "GET")) { a, _ in a }),
             ]
         ]
         for entry in catalog.viewModels {
-            let base = "/api/\(entry.name)"
             // Each operation on a session, by id, so that a created session's id links to them.
             // A shared ViewModel's session is everyone's: it has no DELETE.
             var sessionOperations: [String] = ["snapshot-\(entry.name)", "events-\(entry.name)"] + (entry.shared ? [] : ["dispose-\(entry.name)"])
@@ -52,38 +57,38 @@ enum OpenAPI {
                             ($0, ["operationId": .string($0), "parameters": ["sid": "$response.body#/id"]])
                         })),
             ]
-            paths[base] = [
+            paths[path(.create, entry.name)] = [
                 "post": [
                     "operationId": .string("create-\(entry.name)"),
                     "summary": .string("Create a \(entry.name) session"),
                     "requestBody": ["required": false, "content": ["application/json": ["schema": ["type": ["object", "null"]]]]],
-                    "responses": .object(["201": created].merging(errors([403, 413, 415, 429, 503])) { a, _ in a }),
+                    "responses": .object(["201": created].merging(errors(.create, "POST")) { a, _ in a }),
                 ]
             ]
             var session: [String: JSONValue] = [
                 "parameters": [sid],
                 "get": [
                     "operationId": .string("snapshot-\(entry.name)"), "summary": "Snapshot (JSON) or event stream (Accept: text/event-stream)",
-                    "responses": .object(["200": snapshot].merging(errors([503])) { a, _ in a }),
+                    "responses": .object(["200": snapshot].merging(errors(.session, "GET")) { a, _ in a }),
                 ],
             ]
             if !entry.shared {
                 session["delete"] = [
                     "operationId": .string("dispose-\(entry.name)"), "summary": "Dispose the session",
-                    "responses": .object(["204": ["description": "Disposed"]].merging(errors([403])) { a, _ in a }),
+                    "responses": .object(["204": ["description": "Disposed"]].merging(errors(.session, "DELETE")) { a, _ in a }),
                 ]
             }
-            paths["\(base)/{sid}"] = .object(session)
-            paths["\(base)/{sid}/events"] = [
+            paths[path(.session, entry.name)] = .object(session)
+            paths[path(.events, entry.name)] = [
                 "parameters": [sid],
                 "get": [
                     "operationId": .string("events-\(entry.name)"),
-                    "summary": "Event stream", "responses": .object(["200": events].merging(errors([503])) { a, _ in a }),
+                    "summary": "Event stream", "responses": .object(["200": events].merging(errors(.events, "GET")) { a, _ in a }),
                 ],
             ]
             for input in entry.inputs {
                 let isVoid = input.schema["type"] == "null"
-                paths["\(base)/{sid}/inputs/\(input.name)"] = [
+                paths[path(.input, entry.name, input.name)] = [
                     "parameters": [sid],
                     "post": [
                         "operationId": .string("input-\(entry.name)-\(input.name)"),
@@ -96,12 +101,12 @@ enum OpenAPI {
                             ]
                         ],
                         "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
-                        "responses": .object(["200": snapshot].merging(errors([403, 413, 415, 422, 503, 504, 507])) { a, _ in a }),
+                        "responses": .object(["200": snapshot].merging(errors(.input, "POST")) { a, _ in a }),
                     ],
                 ]
             }
             for output in entry.outputs where output.kind == .driver {
-                paths["\(base)/{sid}/outputs/\(output.name)"] = [
+                paths[path(.output, entry.name, output.name)] = [
                     "parameters": [sid],
                     "get": [
                         "operationId": .string("output-\(entry.name)-\(output.name)"),
@@ -110,7 +115,7 @@ enum OpenAPI {
                             [
                                 "200": ["description": "Value", "content": ["application/json": ["schema": output.schema]]],
                                 "204": ["description": "The output has no value yet"],
-                            ].merging(errors()) { a, _ in a }),
+                            ].merging(errors(.output, "GET")) { a, _ in a }),
                     ],
                 ]
             }
