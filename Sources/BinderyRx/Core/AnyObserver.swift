@@ -10,7 +10,12 @@ public struct AnyObserver<Element>: ObserverType {
 
     /// Erases `observer`.
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
-        self.observer = observer.on
+        // An observer erased already is not wrapped again: each event would take one more call.
+        if let erased = observer as? AnyObserver<Element> {
+            self = erased
+        } else {
+            self.observer = observer.on
+        }
     }
 
     /// Receives one event.

@@ -34,7 +34,7 @@ public final class ConnectableObservable<Element>: Observable<Element>, Connecta
     public func connect() -> Disposable { connectHandler() }
 
     /// Subscribes `observer` to the subject.
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribeAsSubclass(_ observer: AnyObserver<Element>) -> Disposable {
         joinHandler(observer.asObserver())
     }
 }

@@ -39,7 +39,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     }
 
     /// Subscribes `observer`; after completion it gets the last element and completion at once.
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribeAsSubclass(_ observer: AnyObserver<Element>) -> Disposable {
         // Checked under the delivery lock, so that a completion cannot slip in between; what an
         // ended subject replays goes out after the lock is released.
         let (outcome, last) = core.lock.withLock { (core.add(AnyObserver(observer)), lastElement) }

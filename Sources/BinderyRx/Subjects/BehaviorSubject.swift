@@ -42,7 +42,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     }
 
     /// Subscribes `observer`, which gets the current value at once.
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribeAsSubclass(_ observer: AnyObserver<Element>) -> Disposable {
         core.lock.withLock {
             let isLive = core.stopEvent == nil && !core.isDisposed
             let subscription = core.subscribe(observer, owner: self)

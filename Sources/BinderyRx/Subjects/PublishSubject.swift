@@ -26,7 +26,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     }
 
     /// Subscribes `observer`; never waits for a delivery in progress.
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribeAsSubclass(_ observer: AnyObserver<Element>) -> Disposable {
         core.subscribe(observer, owner: self)
     }
 

@@ -43,7 +43,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     }
 
     /// Subscribes `observer`, which gets the buffer first; the replay runs under no lock.
-    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+    override func subscribeAsSubclass(_ observer: AnyObserver<Element>) -> Disposable {
         let (subscription, replay) = core.subscribeReplaying(observer, owner: self)
         replay?()
         return subscription
