@@ -64,6 +64,14 @@ final class LockOrderingTests: XCTestCase {
         XCTAssertTrue(foreign.callOutAcquired(), "the call-out ran under the operator's lock", file: file, line: line)
     }
 
+    /// What a subscriber received, from whichever thread.
+    private final class Received: @unchecked Sendable {
+        private let lock = NSLock()
+        private var _elements: [Int] = []
+        var elements: [Int] { lock.withLock { _elements } }
+        func on(_ element: Int) { lock.withLock { _elements.append(element) } }
+    }
+
     /// A source whose teardown needs the foreign lock.
     private func source(_ subject: PublishSubject<Int>, tornDownWith foreign: ForeignLock) -> Observable<Int> {
         Observable.create { observer in
@@ -79,9 +87,12 @@ final class LockOrderingTests: XCTestCase {
         let foreign = ForeignLock(patience: patience)
         let subject = ReplaySubject<Int>.create(bufferSize: 1)
         subject.onNext(1)
-        race(foreign, reach: { _ = subject.subscribe { _ in } }, trigger: {
-            subject.subscribe(onNext: { _ in foreign.takeFromCallOut() }).dispose()
+        let reached = Received(), triggered = Received()
+        race(foreign, reach: { _ = subject.subscribe(onNext: reached.on) }, trigger: {
+            subject.subscribe(onNext: { triggered.on($0); foreign.takeFromCallOut() }).dispose()
         })
+        XCTAssertEqual(reached.elements, [1], "the replay reached the subscriber that waited")
+        XCTAssertEqual(triggered.elements, [1])
     }
 
     func testShareReplaysOutsideItsLock() {
@@ -91,9 +102,13 @@ final class LockOrderingTests: XCTestCase {
             let shared = source.share(replay: 2, scope: scope)
             let connection = shared.subscribe { _ in }
             source.onNext(1)
-            race(foreign, reach: { _ = shared.subscribe { _ in } }, trigger: {
-                shared.subscribe(onNext: { _ in foreign.takeFromCallOut() }).dispose()
+            let reached = Received(), triggered = Received()
+            race(foreign, reach: { _ = shared.subscribe(onNext: reached.on) }, trigger: {
+                shared.subscribe(onNext: { triggered.on($0); foreign.takeFromCallOut() }).dispose()
             })
+            source.onNext(2)
+            XCTAssertEqual(reached.elements, [1, 2], "\(scope): the replay, then what followed")
+            XCTAssertEqual(triggered.elements, [1], "\(scope)")
             connection.dispose()
         }
     }
@@ -104,7 +119,10 @@ final class LockOrderingTests: XCTestCase {
         let shared = source(subject, tornDownWith: foreign).publish().refCount()
         let first = shared.subscribe { _ in }
         var second: Disposable?
-        race(foreign, reach: { second = shared.subscribe { _ in } }, trigger: { first.dispose() })
+        let received = Received()
+        race(foreign, reach: { second = shared.subscribe(onNext: received.on) }, trigger: { first.dispose() })
+        subject.onNext(5)
+        XCTAssertEqual(received.elements, [5], "the later subscriber connected again and hears the source")
         second?.dispose()
     }
 
@@ -113,15 +131,25 @@ final class LockOrderingTests: XCTestCase {
         let subject = PublishSubject<Int>()
         let replayed = source(subject, tornDownWith: foreign).replay(1)
         let connection = replayed.connect()
+        subject.onNext(6)
         race(foreign, reach: { _ = replayed.connect() }, trigger: { connection.dispose() })
+        let received = Received()
+        let subscription = replayed.subscribe(onNext: received.on)
+        subject.onNext(7)
+        XCTAssertEqual(received.elements.last, 7, "connected again, the source reaches the subscriber")
+        subscription.dispose()
     }
 
     func testMergeTearsDownACompletedInnerOutsideItsLock() {
         let foreign = ForeignLock(patience: patience)
         let first = PublishSubject<Int>()
         let second = PublishSubject<Int>()
-        let subscription = Observable.merge(source(first, tornDownWith: foreign), second.asObservable()).subscribe { _ in }
+        let received = Received()
+        let subscription = Observable.merge(source(first, tornDownWith: foreign), second.asObservable()).subscribe(onNext: received.on)
+        first.onNext(0)
         race(foreign, reach: { second.onNext(1) }, trigger: { first.onCompleted() })
+        second.onNext(2)
+        XCTAssertEqual(received.elements, [0, 1, 2], "the other inner goes on")
         subscription.dispose()
     }
 
@@ -130,10 +158,14 @@ final class LockOrderingTests: XCTestCase {
         let first = PublishSubject<Int>()
         let second = PublishSubject<Int>()
         let inners = PublishSubject<Observable<Int>>()
-        let subscription = inners.flatMap { $0 }.subscribe { _ in }
+        let received = Received()
+        let subscription = inners.flatMap { $0 }.subscribe(onNext: received.on)
         inners.onNext(source(first, tornDownWith: foreign))
         inners.onNext(second.asObservable())
+        first.onNext(0)
         race(foreign, reach: { second.onNext(1) }, trigger: { first.onCompleted() })
+        second.onNext(2)
+        XCTAssertEqual(received.elements, [0, 1, 2], "the other inner goes on")
         subscription.dispose()
     }
 
