@@ -79,23 +79,50 @@ export function payloadOf(element, item, key, keyField) {
   if (element.dataset.payload !== undefined) return JSON.parse(element.dataset.payload);
   if (item !== undefined && element.dataset.itemPayload) return pick(item, `.${element.dataset.itemPayload}`);
   if (element instanceof HTMLFormElement && element.dataset.payloadField) {
-    return payloadOf(element.elements.namedItem(element.dataset.payloadField));
+    const name = element.dataset.payloadField;
+    return fieldValue([...element.elements].filter((control) => control.name === name));
   }
   if (element instanceof HTMLFormElement) {
     // A form in a list row names its row: {"id": 3, "title": "oat milk"}.
     const fields = item !== undefined ? { [keyField]: key } : {};
+    const byName = new Map();
     for (const control of element.elements) {
-      if (!control.name) continue;
-      if (control.type === "checkbox") fields[control.name] = control.checked;
-      else if (control.type === "number" || control.type === "range") fields[control.name] = control.valueAsNumber;
-      else fields[control.name] = control.value;
+      if (control.name) byName.set(control.name, [...(byName.get(control.name) ?? []), control]);
+    }
+    for (const [name, controls] of byName) {
+      const value = fieldValue(controls);
+      if (value !== undefined) fields[name] = value;
     }
     // A form without named fields sends nothing: what an input that takes no payload accepts.
     return Object.keys(fields).length > 0 ? fields : undefined;
   }
   if (item !== undefined) return key;
+  return controlValue(element);
+}
+
+// The value of the controls of one name, as the person chose it: the checked radio's
+// (null if none is), the values of the checked boxes of a group (a lone box: whether it
+// is checked), several fields of one name as an array. A file input has no JSON value
+// (the browser gives a fake path, not the file): it is left out, and said so.
+function fieldValue(controls) {
+  const [first] = controls;
+  if (first === undefined) return undefined;
+  if (first.type === "radio") return controls.find((control) => control.checked)?.value ?? null;
+  if (first.type === "checkbox" && controls.length > 1) return controls.filter((control) => control.checked).map((control) => control.value);
+  if (first.type === "file") {
+    console.warn(`bindery: the file input "${first.name}" is not sent: a JSON payload cannot carry its files`);
+    return undefined;
+  }
+  return controls.length > 1 ? controls.map(controlValue) : controlValue(first);
+}
+
+// One control's value: a checkbox's checked state, a number field's number, a multiple
+// select's selected values, any other control's text.
+function controlValue(element) {
   if (element.type === "checkbox") return element.checked;
   if (element.type === "number" || element.type === "range") return element.valueAsNumber;
+  if (element instanceof HTMLSelectElement && element.multiple) return [...element.selectedOptions].map((option) => option.value);
+  if (element.type === "file") return undefined;
   if ("value" in element && element.tagName !== "BUTTON") return element.value;
   return undefined;
 }

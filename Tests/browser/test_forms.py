@@ -1,0 +1,86 @@
+"""What a form sends is what the person chose: each kind of control, in real Chromium,
+through the client's own payload code (dom.js's payloadOf), as a bound form would send it."""
+from conftest import wait_open
+
+FORM = """
+<form id="f">
+  <input name="title" value="oat milk">
+  <input name="count" type="number" value="3">
+  <input name="size" type="radio" value="small">
+  <input name="size" type="radio" value="medium" checked>
+  <input name="size" type="radio" value="large">
+  <input name="none" type="radio" value="a"><input name="none" type="radio" value="b">
+  <select name="tags" multiple>
+    <option value="red" selected>red</option><option value="green">green</option><option value="blue" selected>blue</option>
+  </select>
+  <select name="one"><option value="x">x</option><option value="y" selected>y</option></select>
+  <input name="colors" type="checkbox" value="red" checked>
+  <input name="colors" type="checkbox" value="green">
+  <input name="colors" type="checkbox" value="blue" checked>
+  <input name="urgent" type="checkbox" checked>
+  <input name="nothing" type="checkbox" value="n">
+  <input name="nothing" type="checkbox" value="m">
+  <input name="avatar" type="file">
+  <textarea name="note">two
+lines</textarea>
+</form>
+"""
+
+
+def payload(browser, script):
+    """Runs `script` (a function body given `payloadOf` and the form) in the page, with the client's module."""
+    return browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const host = document.createElement("div");
+        host.innerHTML = arguments[0];
+        document.body.append(host);
+        import("/_bindery/v1/dom.js").then(({ payloadOf }) => {
+          const form = host.querySelector("form");
+          try { done({ value: ((payloadOf, form) => { BODY })(payloadOf, form) }); }
+          catch (error) { done({ error: String(error) }); }
+          finally { host.remove(); }
+        }).catch((error) => done({ error: String(error) }));
+        """.replace("BODY", script),
+        FORM,
+    )
+
+
+def test_a_form_sends_each_control_as_chosen(server, browser):
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    sent = payload(browser, "return payloadOf(form);")
+    assert "error" not in sent, sent
+    assert sent["value"] == {
+        "title": "oat milk",
+        "count": 3,
+        "size": "medium",  # the checked radio, not the last one
+        "none": None,  # a radio group with none checked
+        "tags": ["red", "blue"],  # every selected option of a multiple select
+        "one": "y",
+        "colors": ["red", "blue"],  # a group of checkboxes: the values of those checked
+        "urgent": True,  # a lone checkbox: whether it is checked
+        "nothing": [],
+        "note": "two\nlines",
+    }, "and no file input: its path is the browser's fake one, not the file"
+
+
+def test_a_payload_field_may_name_a_radio_group_a_multiple_select_or_a_checkbox_group(server, browser):
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    for field, expected in [("size", "medium"), ("none", None), ("tags", ["red", "blue"]), ("colors", ["red", "blue"]), ("title", "oat milk")]:
+        sent = payload(browser, f"form.dataset.payloadField = {field!r}; return payloadOf(form);")
+        assert sent == {"value": expected}, (field, sent)
+
+
+def test_a_lone_control_sends_its_own_value(server, browser):
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    sent = payload(browser, """
+        return [
+          payloadOf(form.querySelector("[name=tags]")),
+          payloadOf(form.querySelector("[name=size][value=medium]")),
+          payloadOf(form.querySelector("[name=urgent]")),
+          payloadOf(form.querySelector("[name=count]")),
+        ];""")
+    assert sent == {"value": [["red", "blue"], "medium", True, 3]}, sent
