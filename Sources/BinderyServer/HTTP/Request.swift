@@ -29,6 +29,8 @@ struct Request: Sendable {
     var everything: (headers: [String: String], cookies: [String: String])?
     /// The path's segments, without empty ones.
     let segments: [String]
+    /// The `/api` route the path names, matched once (routing, logs and metrics read it).
+    let apiRoute: APIRoute.Match?
 
     init(method: String, path: String, headers: [String: String], body: Data, query: [String: String] = [:]) {
         self.method = method
@@ -37,6 +39,7 @@ struct Request: Sendable {
         self.body = body
         self.query = query
         segments = PathSegments.of(path)
+        apiRoute = segments.first == "api" ? APIRoute.match(segments.dropFirst()) : nil
     }
 
     /// The headers a route or the edge reads, in lower case: only these are kept.

@@ -5,12 +5,16 @@ struct RouteLabel {
     let path: String
     private let match: APIRoute.Match?
 
-    init(_ path: String, segments: [String]) {
+    /// The label of a path whose `/api` route is `match` (a request's, matched once).
+    init(_ path: String, match: APIRoute.Match?) {
         self.path = path
-        match = segments.first == "api" ? APIRoute.match(segments.dropFirst()) : nil
+        self.match = match
     }
 
-    init(_ path: String) { self.init(path, segments: PathSegments.of(path)) }
+    init(_ path: String) {
+        let segments = PathSegments.of(path)
+        self.init(path, match: segments.first == "api" ? APIRoute.match(segments.dropFirst()) : nil)
+    }
 
     /// The path with its session id as `{sid}`.
     var template: String {

@@ -86,16 +86,24 @@ enum APIRoute: CaseIterable, Sendable {
         let port: String?
     }
 
-    /// The patterns, made once: a request is matched without making them again.
-    private static let table: [(route: APIRoute, pattern: [Segment])] = allCases.map { ($0, $0.pattern) }
+    /// The patterns by their length, made once: a request is matched against the
+    /// routes of its path's length only, without making a pattern again.
+    private static let byLength: [[(route: APIRoute, pattern: [Segment])]] = {
+        let longest = allCases.map(\.pattern.count).max() ?? 0
+        return (0...longest).map { length in allCases.filter { $0.pattern.count == length }.map { ($0, $0.pattern) } }
+    }()
 
     /// The route `segments` (the path after `/api`, empty segments skipped) names, or nil.
     static func match(_ segments: ArraySlice<String>) -> Match? {
-        routes: for (route, pattern) in table where pattern.count == segments.count {
+        guard segments.count < byLength.count else { return nil }
+        routes: for (route, pattern) in byLength[segments.count] {
             var viewModel: String?
             var session: String?
             var port: String?
-            for (segment, value) in zip(pattern, segments) {
+            var index = segments.startIndex
+            for segment in pattern {
+                let value = segments[index]
+                index += 1
                 switch segment {
                 case .literal(let word): if value != word { continue routes }
                 case .viewModel: viewModel = value

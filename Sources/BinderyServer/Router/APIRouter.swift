@@ -37,7 +37,7 @@ struct APIRouter: Sendable {
             }
         }
 
-        guard let match = APIRoute.match(segments) else { throw HTTPError.notFound("no API route \(request.path)") }
+        guard let match = request.apiRoute else { throw HTTPError.notFound("no API route \(request.path)") }
         let route = match.route
         switch route {
         case .catalog:

@@ -197,7 +197,7 @@ final class Connection: @unchecked Sendable {
                     request.browser = token
                 }
                 if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
-                state.route = RouteLabel(url, segments: request.segments)
+                state.route = RouteLabel(url, match: request.apiRoute)
                 switch server.route(request) {
                 case .now(let response):
                     return .result(queue(response, in: &state, method: method, path: url))
