@@ -79,7 +79,10 @@ let package = Package(
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "BinderyReactorKitTests", dependencies: ["BinderyReactorKit", "BinderyRxTest", "Bindery", "BinderyDatabase"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Its PostgreSQL tests use a real server: script/test's (BINDERY_TEST_POSTGRES), or one script/postgres starts.
-        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "BinderyTests", dependencies: [
+            "Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyLoopback", "BinderyRxTest", .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "BinderyServerTests", dependencies: [
             "bindery", "Bindery", "BinderyDatabase", "BinderyNetworking", "BinderyPostgres", "BinderyRxBlocking", "BinderyServer", "BinderyLoopback",
             "ExampleApp", "Examples", "Todo",

@@ -148,15 +148,10 @@ private final class Receipts: @unchecked Sendable {
         self.lifetime = lifetime
     }
 
-    /// Makes the table the first time, and forgets receipts past their lifetime now and then.
+    /// Makes the table the first time (where its migration has not run), and forgets receipts past their lifetime now and then.
     func prepare(_ db: Database) throws {
         if !isPrepared {
-            try db.execute(
-                sql: """
-                    CREATE TABLE IF NOT EXISTS bindery_input_receipt (session TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL,
-                        PRIMARY KEY (session, key)) WITHOUT ROWID
-                    """)
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS bindery_input_receipt_by_time ON bindery_input_receipt (at)")
+            for statement in SQLiteSchema.receipts { try db.execute(sql: statement) }
             isPrepared = true
         }
         batches += 1

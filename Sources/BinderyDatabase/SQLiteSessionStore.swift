@@ -13,40 +13,10 @@ import GRDB
 package final class SQLiteSessionStore: SessionStore {
     private let database: any DatabaseWriter
 
-    /// The store in `database`, its table made if missing.
+    /// The store in `database`, brought up to date (`SQLiteSchema`).
     package init(database: any DatabaseWriter) throws {
         self.database = database
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("bindery-session-v1") { db in
-            try db.create(table: "bindery_session") { table in
-                table.primaryKey("id", .text)
-                table.column("view_model", .text).notNull()
-                table.column("shared", .boolean).notNull()
-                table.column("parameters", .blob).notNull()
-                table.column("client", .text)
-                table.column("owner_kind", .text)
-                table.column("owner", .text)
-                table.column("identity", .text)
-                table.column("identity_attributes", .blob)
-                table.column("created_at", .double).notNull()
-                table.column("last_seen", .double).notNull()
-                table.column("state", .blob)
-                table.column("last_event_id", .integer).notNull()
-                table.column("stopped_cleanly", .boolean).notNull()
-            }
-            try db.create(index: "bindery_session_by_last_seen", on: "bindery_session", columns: ["last_seen"])
-            try db.execute(sql: "CREATE INDEX bindery_session_shared ON bindery_session(view_model) WHERE shared")
-        }
-        migrator.registerMigration("bindery-session-v2-input-keys") { db in
-            try db.alter(table: "bindery_session") { table in table.add(column: "input_keys", .blob) }
-        }
-        migrator.registerMigration("bindery-value-v1") { db in
-            try db.create(table: "bindery_value") { table in
-                table.primaryKey("key", .text)
-                table.column("state", .blob).notNull()
-            }
-        }
-        try migrator.migrate(database)
+        try SQLiteSchema.migrate(database)
     }
 
     package func loadValue(key: String) throws -> Data? {

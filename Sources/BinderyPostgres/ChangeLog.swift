@@ -63,12 +63,7 @@ public final class ChangeLog: @unchecked Sendable {
         self.pollInterval = pollInterval
         self.logger = logger
         reader = PostgresDatabase(url: url, name: "changes")
-        try reader.createSchema(
-            "CREATE TABLE IF NOT EXISTS bindery_topic (topic text PRIMARY KEY, last_offset bigint NOT NULL)",
-            """
-            CREATE TABLE IF NOT EXISTS bindery_change (topic text NOT NULL, "offset" bigint NOT NULL, payload bytea NOT NULL,
-                PRIMARY KEY (topic, "offset"))
-            """)
+        try PostgresSchema.migrate(reader)
     }
 
     /// Hands each notification on `channel` to `handler` (on the listener's

@@ -89,17 +89,11 @@ public final class PostgresDatabase: @unchecked Sendable {
         }
     }
 
-    /// Makes the receipts' table the first time, and forgets receipts older
+    /// Brings the schema (the receipts' table among it) up to date the first time, and forgets receipts older
     /// than a day now and then. On `queue`.
     private func prepareReceipts(_ db: PostgresConnection) throws {
         if !receiptsPrepared {
-            try db.transaction { db in
-                try db.execute("SELECT pg_advisory_xact_lock(7302351)")
-                try db.execute(
-                    "CREATE TABLE IF NOT EXISTS bindery_input_receipt (session text NOT NULL, key text NOT NULL, at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (session, key))"
-                )
-                try db.execute("CREATE INDEX IF NOT EXISTS bindery_input_receipt_by_time ON bindery_input_receipt (at)")
-            }
+            try PostgresSchema.migrate(db)
             receiptsPrepared = true
         }
         receiptsRecorded += 1

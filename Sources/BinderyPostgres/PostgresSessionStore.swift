@@ -25,19 +25,7 @@ package final class PostgresSessionStore: SessionStore {
     package init(url: String, node: String = UUID().uuidString) throws {
         self.node = node
         database = PostgresDatabase(url: url, name: "sessions")
-        try database.createSchema(
-            """
-            CREATE TABLE IF NOT EXISTS bindery_session (
-                id text PRIMARY KEY, view_model text NOT NULL, shared boolean NOT NULL, parameters bytea NOT NULL,
-                client text, owner_kind text, owner text, identity text, identity_attributes bytea,
-                created_at double precision NOT NULL, last_seen double precision NOT NULL, state bytea,
-                last_event_id bigint NOT NULL, stopped_cleanly boolean NOT NULL, claimed_by text)
-            """,
-            "ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS claimed_by text",
-            "ALTER TABLE bindery_session ADD COLUMN IF NOT EXISTS input_keys bytea",
-            "CREATE INDEX IF NOT EXISTS bindery_session_by_last_seen ON bindery_session (last_seen)",
-            "CREATE INDEX IF NOT EXISTS bindery_session_shared ON bindery_session (view_model) WHERE shared",
-            "CREATE TABLE IF NOT EXISTS bindery_value (key text PRIMARY KEY, state bytea NOT NULL)")
+        try PostgresSchema.migrate(database)
     }
 
     private static let columns =

@@ -127,14 +127,7 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         self.leaseTime = leaseTime
         self.answerTimeout = answerTimeout
         database = PostgresDatabase(url: url, name: "shared")
-        try database.createSchema(
-            "CREATE TABLE IF NOT EXISTS bindery_lease (view_model text PRIMARY KEY, node text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL)",
-            """
-            CREATE TABLE IF NOT EXISTS bindery_shared (view_model text PRIMARY KEY, session_id text NOT NULL, epoch bigint NOT NULL,
-                last_event_id bigint NOT NULL, inputs_through bigint NOT NULL, state bytea)
-            """,
-            "CREATE TABLE IF NOT EXISTS bindery_shared_value (view_model text NOT NULL, name text NOT NULL, json bytea NOT NULL, PRIMARY KEY (view_model, name))"
-        )
+        try PostgresSchema.migrate(database)
         application.hostSharedSessions(self)
     }
 
