@@ -69,12 +69,18 @@ static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s
     addr.sin_addr.s_addr = s->ipv4_address;
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
         | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    /* One worker is the daemon's own thread: a pool size of 0 or 1 is "ignored" with a
+       warning, so the option is given only for a pool (an empty array otherwise). */
+    struct MHD_OptionItem pool[] = {
+        {s->thread_pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (intptr_t)s->thread_pool_size, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
     return MHD_start_daemon(
         flags, s->port, NULL, NULL, c->request, c->cls,
         /* First, so that even errors in the options below are logged here. */
         MHD_OPTION_EXTERNAL_LOGGER, bindery_mhd_log_formatted, logger,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-        MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size,
+        MHD_OPTION_ARRAY, pool,
         MHD_OPTION_CONNECTION_LIMIT, s->connection_limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->connection_memory_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, s->connection_timeout,

@@ -21,8 +21,9 @@ import Foundation
 ///
 /// Thread safety: every method may be called from any thread.
 public final class ExecutorPool: @unchecked Sendable {
-    /// The pool every scheduler uses unless given another: cores + 2 workers, at most 16 more.
-    public static let shared = ExecutorPool(threads: ProcessInfo.processInfo.activeProcessorCount + 2)
+    /// The pool every scheduler uses unless given another: a worker per CPU the process
+    /// may use (`UsableCPUs`) + 2, at most 16 more.
+    public static let shared = ExecutorPool(threads: UsableCPUs.count + 2)
 
     /// The workers kept while the pool is idle.
     public let threads: Int

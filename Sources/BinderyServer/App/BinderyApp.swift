@@ -129,6 +129,12 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         }
         defer { signals.forEach { $0.cancel() } }
         try server.start()
+        configuration.runtime.logger.info(
+            "threads",
+            metadata: [
+                "cpus": "\(UsableCPUs.count)", "http_workers": "\(configuration.threads)",
+                "executors": "\(configuration.runtime.executors.threads)", "executors_max": "\(configuration.runtime.executors.maxThreads)",
+            ])
         // Written at once (not buffered), so scripts reading the output see the address.
         Self.say("Bindery listening on http://\(configuration.host):\(server.port)/")
         while !stopRequested { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }

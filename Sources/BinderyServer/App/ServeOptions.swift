@@ -199,7 +199,7 @@ public enum ServeOptions {
             get: { "\($0.streamSendBufferBytes)" }
         ) { $0.streamSendBufferBytes = try number($1, in: 4_096...16_777_216) },
         value(
-            "threads", "<n>", "libmicrohttpd worker threads (default: one per core).",
+            "threads", "<n>", "libmicrohttpd worker threads (default: one per CPU the process may use).",
             get: { "\($0.threads)" }
         ) { $0.threads = try number($1, in: 1...1_024) },
         value(

@@ -34,7 +34,7 @@ public struct ServerConfiguration: Sendable {
     /// pool. On 2 cores one worker is the bottleneck for inputs (two answer
     /// 1.2–1.4× as many), and under a fan-out that saturates it one worker
     /// falls behind, writing ticks two at a time, where two keep up.
-    public var threads = UInt32(max(1, ProcessInfo.processInfo.activeProcessorCount))
+    public var threads = UInt32(UsableCPUs.count)
     /// Most open connections (streams included); more are answered 503 at once.
     public var maxConnections: UInt32 = 4_096
     /// Most open connections from one client address (a trusted proxy's are
