@@ -277,8 +277,7 @@ final class ClusterTests: XCTestCase {
     /// The board's notes through `node` once they are `expected` (a node other
     /// than the one an input went through has them a moment later), or after 10 s.
     private func eventually(_ node: ServerProcess, _ board: String, _ expected: [String]) throws -> [String] {
-        let deadline = Date() + 10
-        while Date() < deadline, (try? notes(node, board)) != expected { usleep(50_000) }
+        _ = BinderyLoopback.eventually(every: .milliseconds(50)) { (try? notes(node, board)) == expected }
         return try notes(node, board)
     }
 

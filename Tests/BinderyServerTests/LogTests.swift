@@ -20,12 +20,7 @@ final class LogTests: XCTestCase {
 
         /// The lines whose message is `message`, once there are `count` of them (or after 5 s).
         func waitFor(_ message: String, count: Int = 1, where matches: ([String: String]) -> Bool = { _ in true }) -> [[String: String]] {
-            let deadline = Date() + 5
-            while Date() < deadline {
-                let found = all.filter { $0["message"] == message && matches($0) }
-                if found.count >= count { return found }
-                usleep(5_000)
-            }
+            _ = eventually(within: .seconds(5)) { all.filter { $0["message"] == message && matches($0) }.count >= count }
             return all.filter { $0["message"] == message && matches($0) }
         }
     }

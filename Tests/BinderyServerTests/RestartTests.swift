@@ -46,13 +46,11 @@ final class RestartTests: XCTestCase {
         var readOnly = Configuration()
         readOnly.readonly = true
         let reader = try DatabaseQueue(path: database, configuration: readOnly)
-        let deadline = Date() + 10
-        while Date() < deadline {
+        let stored = try eventually(every: .milliseconds(20)) {
             let state = try reader.read { db in try Data.fetchOne(db, sql: "SELECT state FROM bindery_session WHERE id = ?", arguments: [id]) }
-            if let state, String(decoding: state, as: UTF8.self).contains(text) { return }
-            usleep(20_000)
+            return state.map { String(decoding: $0, as: UTF8.self).contains(text) } ?? false
         }
-        XCTFail("session \(id) was not stored with \(text) in 10 s", file: file, line: line)
+        XCTAssertTrue(stored, "session \(id) was not stored with \(text) in 10 s", file: file, line: line)
     }
 
     func testAStoppedServerGivesEverySessionBackAsItWas() throws {

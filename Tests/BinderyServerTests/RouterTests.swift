@@ -110,4 +110,27 @@ final class RouterTests: XCTestCase {
         let api = await respond("GET", "/api/nope/x/y/z/w", headers: ["accept": "text/html"])
         XCTAssertEqual(api.json["error"] as? String, "not_found", "the API answers JSON whatever the Accept")
     }
+
+    /// A browser asks every site for /favicon.ico: an app without one gets Bindery's, not a 404 in the console.
+    func testAnAppWithoutAFaviconGetsBinderysAndOneWithItsOwnKeepsIt() async throws {
+        let icon = await respond("GET", "/favicon.ico", headers: ["accept": "image/avif,image/webp,*/*"])
+        XCTAssertEqual(icon.status, 200)
+        XCTAssertEqual(icon.headers["Content-Type"], "image/svg+xml")
+        XCTAssertNotNil(icon.headers["ETag"])
+        let posted = await respond("POST", "/favicon.ico")
+        XCTAssertEqual(posted.status, 405)
+
+        let own = FileManager.default.temporaryDirectory.appendingPathComponent("favicon-\(UUID())")
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: own) }
+        try Data([0, 0, 1, 0]).write(to: own.appendingPathComponent("favicon.ico"))
+        server.application.stop()
+        var configuration = ServerConfiguration()
+        configuration.databasePath = ":memory:"
+        configuration.publicDirectory = own
+        server = try ExampleApp.makeServer(configuration)
+        let theirs = await respond("GET", "/favicon.ico")
+        XCTAssertEqual(theirs.status, 200)
+        XCTAssertEqual(theirs.headers["Content-Type"], "image/x-icon", "the app's own icon wins")
+    }
 }

@@ -1,5 +1,6 @@
 import Bindery
 import BinderyDatabase
+import BinderyLoopback
 import Foundation
 import XCTest
 
@@ -168,9 +169,7 @@ final class GroupCommitTests: XCTestCase {
     }
 
     private func waitUntil(_ what: String, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(), Date() < deadline { usleep(1_000) }
-        XCTAssertTrue(condition(), what, file: file, line: line)
+        XCTAssertTrue(eventually(every: .milliseconds(1), condition), what, file: file, line: line)
     }
 }
 

@@ -225,11 +225,8 @@ class KeptSessionTests: XCTestCase {
     }
 
     private func waitUntil(_ condition: @escaping () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() {
-            guard Date() < deadline else { return XCTFail("condition not met in 5 s", file: file, line: line) }
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        let met = await eventually(within: .seconds(5), every: .milliseconds(2)) { condition() }
+        XCTAssertTrue(met, "condition not met in 5 s", file: file, line: line)
     }
 }
 

@@ -355,6 +355,10 @@ final class JSONSchemaTests: XCTestCase {
         XCTAssertEqual(JSONSchema.of([Bool].self), ["type": "array", "items": ["type": "boolean"]])
         XCTAssertEqual(JSONSchema.of(String?.self), ["anyOf": [["type": "string"], ["type": "null"]]])
         XCTAssertEqual(JSONSchema.of(Mood.self), ["type": "string", "enum": ["calm", "busy"]])
+        struct Row: Codable, Identifiable { let id: Int }
+        // A keyed list reads whole as an array (schemathesis found `[]` where the document said an object).
+        XCTAssertEqual(JSONSchema.of(KeyedList<Row>.self)["type"], "array")
+        XCTAssertEqual(JSONSchema.of(KeyedList<Row>.self)["items"]?["required"], ["id"])
     }
 
     func testStructsBecomeObjectsWithTheirFieldsAndRequiredOnes() async {

@@ -73,3 +73,7 @@ extension Optional: OptionalSchema { static var wrappedType: Any.Type { Wrapped.
 
 protocol ArraySchema { static var elementType: Any.Type { get } }
 extension Array: ArraySchema { static var elementType: Any.Type { Element.self } }
+
+// A keyed list is an array where a value is read whole (`GET …/outputs/<name>`, a
+// snapshot); its changes go only on the event stream.
+extension KeyedList: ArraySchema { static var elementType: Any.Type { Item.self } }

@@ -40,6 +40,10 @@ struct Router: Sendable {
                 return .now(page(try files.respond(to: request), for: request))
             } catch let error as HTTPError where error.status == 404 && request.wantsPage {
                 return .now(page(Self.notFoundPage(request.path), for: request))
+            } catch let error as HTTPError where error.status == 404 && request.path == "/favicon.ico" {
+                // The app's own icon, if it has one, was served above.
+                guard let icon = try client.favicon(for: request) else { throw error }
+                return .now(icon)
             }
         } catch {
             return .now(HTTPError.response(for: error))

@@ -56,6 +56,16 @@ struct ClientFiles: Sendable {
         return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag)
     }
 
+    /// Bindery's icon, for `/favicon.ico` where the app has none of its own (a browser
+    /// asks for it on every site, and would log a 404 for each page).
+    func favicon(for request: Request) throws -> Response? {
+        guard let file = files["favicon.svg"] else { return nil }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+        }
+        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag)
+    }
+
     /// The folder of the client's files in the resource bundle: next to the
     /// executable (or the test bundle), where SwiftPM and the Dockerfile put it.
     static func bundledDirectory() -> URL? {

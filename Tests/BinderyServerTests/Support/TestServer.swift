@@ -55,8 +55,6 @@ extension XCTestCase {
         _ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () -> Bool,
         file: StaticString = #filePath, line: UInt = #line
     ) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(), Date() < deadline { usleep(5_000) }
-        XCTAssertTrue(condition(), what(), file: file, line: line)
+        XCTAssertTrue(eventually(within: .milliseconds(Int(timeout * 1000)), condition), what(), file: file, line: line)
     }
 }
