@@ -104,3 +104,26 @@ def test_a_hidden_tab_releases_its_stream_and_resumes_without_missing_or_repeati
                 browser.quit()
     finally:
         stop_server(server)
+
+
+def search_inputs(server):
+    """How many inputs the search ViewModel has been sent, from /metrics."""
+    for line in requests.get(server.url + "/metrics", timeout=5).text.splitlines():
+        if line.startswith('bindery_inputs_total{view_model="search"}'):
+            return int(float(line.split()[-1]))
+    return 0
+
+
+def test_a_new_session_gets_what_each_unbound_field_shows_and_a_resumed_one_does_not(server, browser):
+    """As `textField.rx.text` emits the field's text when it is bound on iOS, a page that
+    creates its session sends each field's value once (the search field's empty query);
+    a page that finds its session again (a reload) sends nothing it was not asked to."""
+    before = search_inputs(server)
+    browser.get(server.url + "/search.html")
+    wait_open(browser)
+    wait(browser, lambda b: search_inputs(server) == before + 1)
+    wait(browser, lambda b: b.find_element(By.ID, "summary").text == "Type part of an operator's name")
+    browser.refresh()
+    wait_open(browser)
+    time.sleep(0.5)
+    assert search_inputs(server) == before + 1, "a resumed session is not sent the fields again"

@@ -269,7 +269,11 @@ export class Binding extends EventTarget {
     this.#applySnapshot(snapshot);
     this.lastEventId = snapshot.lastEventId != null ? String(snapshot.lastEventId) : null;
     // Inputs a new session needs once, like viewDidLoad, go before anything the user queued.
-    this.queue.unshift(...this.startInputs.map((input) => ({ input, payload: undefined, key: inputKey(), resolve() {}, reject() {} })));
+    // Then what each field shows, as a field bound on iOS emits its value when it is bound
+    // (`textField.rx.text`): the ViewModel starts from the page as it is.
+    const initial = this.startInputs.map((input) => ({ input, payload: undefined }));
+    initial.push(...initialValues(this.root));
+    this.queue.unshift(...initial.map(({ input, payload }) => ({ input, payload, key: inputKey(), resolve() {}, reject() {} })));
     this.#showPending();
     if (recovering) {
       showNotice("recovered", "The server restarted or forgot this page's session: the page started a new one.", undefined, { fades: true });
@@ -949,6 +953,25 @@ export class Binding extends EventTarget {
 }
 
 /** The controls an element sends: itself, or a form's named fields. */
+// The fields of `root` whose value a new session gets once, as it starts: a control
+// with `data-on-input` or `data-on-change` whose value is the user's (no `data-value`
+// binds it to an output, it is not in a list or a template, no `data-payload` fixes what
+// it sends), unless it says `data-initial="none"`. A radio group's checked radio only;
+// a field the browser finds invalid (a bad number) is not sent.
+function initialValues(root) {
+  const values = [];
+  for (const element of root.querySelectorAll("input, select, textarea")) {
+    const input = element.dataset.onInput ?? element.dataset.onChange;
+    if (input === undefined || element.dataset.initial === "none") continue;
+    if (element.dataset.value !== undefined || element.dataset.payload !== undefined) continue;
+    if (element.closest("template, [data-list]")) continue;
+    if (element.type === "radio" && !element.checked) continue;
+    if (element.type === "file" || invalidControl(element)) continue;
+    values.push({ input, payload: payloadOf(element) });
+  }
+  return values;
+}
+
 function controlsOf(element) {
   if (element instanceof HTMLFormElement) return [...element.elements].filter((control) => control.name);
   return "validity" in element && element.tagName !== "BUTTON" ? [element] : [];
