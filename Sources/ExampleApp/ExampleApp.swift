@@ -29,6 +29,9 @@ public enum ExampleApp {
         }
         Examples.register(in: app.application)
         Todo.register(in: app.application)
+        // Pages at real URLs: the path gives the ViewModel its creation parameters.
+        app.page("/profile/:userID(int)", file: "profile.html", viewModel: "profile")
+        app.page("/todos/:list", file: "todos.html", viewModel: "todos")
         register(app.application)
         return app
     }

@@ -133,4 +133,45 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(theirs.status, 200)
         XCTAssertEqual(theirs.headers["Content-Type"], "image/x-icon", "the app's own icon wins")
     }
+
+    /// The page at `path`, as a browser asks for it: its status and HTML.
+    private func page(_ path: String) async -> (status: Int, html: String) {
+        var request = Request(method: "GET", path: path, headers: ["host": "127.0.0.1", "accept": "text/html"], body: Data())
+        request.peer = "127.0.0.1"
+        let response = await server.respond(to: request)
+        guard case .data(let data) = response.body else { return (response.status, "") }
+        return (response.status, String(decoding: data, as: UTF8.self))
+    }
+
+    func testAPageRouteGivesItsRootThePathsParameters() async {
+        let profile = await page("/profile/3")
+        XCTAssertEqual(profile.status, 200)
+        XCTAssertTrue(profile.html.contains(#"data-bindery="profile" data-bindery-params="{&quot;userID&quot;:3}""#), profile.html)
+        XCTAssertFalse(profile.html.contains(#"'{"userID": 1}'"#), "the file's own parameters give way to the route's")
+        for path in ["/profile/three", "/profile/", "/profile/3/more", "/profile/99999999999999999999"] {
+            let missing = await page(path)
+            XCTAssertEqual(missing.status, 404, path)
+        }
+    }
+
+    func testAPagesParametersAreEscapedInItsHTML() async {
+        // As libmicrohttpd gives the path: decoded.
+        let hostile = await page("/todos/\"><img src=x onerror=alert(1)>'")
+        XCTAssertEqual(hostile.status, 200)
+        XCTAssertFalse(hostile.html.contains("<img"), hostile.html)
+        XCTAssertTrue(hostile.html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&#39;"), hostile.html)
+    }
+
+    func testPageRoutesRefusePatternsThatAreNotTheirs() {
+        let route = PageRoute("/a/:id(int)/:name", file: "a.html", viewModel: "a")
+        XCTAssertEqual(route.parameters(["a", "7", "x"]), ["id": .number(7), "name": .string("x")])
+        XCTAssertNil(route.parameters(["a", "x", "x"]))
+        XCTAssertNil(route.parameters(["b", "7", "x"]))
+        XCTAssertEqual(
+            route.render(Data("<main data-bindery='a' data-bindery-params='{}'>".utf8), parameters: ["q": .string("\"'")]).map {
+                String(decoding: $0, as: UTF8.self)
+            },
+            "<main data-bindery='a' data-bindery-params=\"{&quot;q&quot;:&quot;\\&quot;&#39;&quot;}\">")
+        XCTAssertNil(route.render(Data("<main data-bindery=\"b\">".utf8), parameters: [:]), "no root of its ViewModel")
+    }
 }

@@ -192,3 +192,19 @@ def test_sending_list_shows_the_database_refusal(server, browser):
     wait(browser, lambda b: "refused" in (text(b, "#error") or ""))
     assert texts(browser, "#pending li span") == ["please reject me"], "nothing was lost"
     assert texts(browser, "#sent li") == []
+
+
+def test_pages_at_real_urls_take_their_parameters_from_the_path(server, browser):
+    """app.page("/profile/:userID(int)", …) and app.page("/todos/:list", …): the path is the
+    ViewModel's creation parameters, a reload keeps the session, a bad path is the 404 page."""
+    open_page(browser, server.url + "/profile/3")
+    wait(browser, lambda b: text(b, "#name") == "Private Account")
+    session = browser.execute_script("return window.bindery.sessionId")
+    assert browser.current_url.startswith(server.url + "/profile/3?session=")
+    browser.refresh()
+    wait(browser, lambda b: b.execute_script("return document.documentElement.dataset.binderyState") == "open")
+    assert browser.execute_script("return window.bindery.sessionId") == session
+    open_page(browser, server.url + "/todos/groceries")
+    wait(browser, lambda b: text(b, "#list-name") == "groceries")
+    browser.get(server.url + "/profile/three")
+    assert "Not found" in browser.find_element(By.TAG_NAME, "h1").text

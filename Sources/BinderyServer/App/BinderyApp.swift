@@ -24,6 +24,8 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     public let application: Application
     /// The authentication given to `authenticate`, for the servers made after.
     private let authenticator = Locked<Authenticator?>(nil)
+    /// The pages given to `page`, for the servers made after.
+    private let pages = Locked<[PageRoute]>([])
 
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
@@ -83,6 +85,16 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         application.register(name, type: type, shared: shared, summary: summary, outputs: outputs, makeAny: make)
     }
 
+    /// Serves `file` (from the public folder) at the paths `pattern` matches, its
+    /// root of `data-bindery="<viewModel>"` given the path's parameters as its
+    /// creation parameters: `app.page("/profile/:userID(int)", file: "profile.html", viewModel: "profile")`
+    /// serves `/profile/3` with `{"userID": 3}`. A path whose parameter does not read
+    /// as its type is not found. Call before `run`.
+    public func page(_ pattern: String, file: String, viewModel: String) {
+        let route = PageRoute(pattern, file: file, viewModel: viewModel)
+        pages.withLock { $0.append(route) }
+    }
+
     /// Authenticates every `/api` request with `authenticate` before it is
     /// routed: it returns who asks (or nil, someone anonymous) or throws
     /// `AuthenticationError` (401 or 403, as JSON). The identity reaches the
@@ -105,6 +117,7 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     public func makeServer() -> Server {
         var configuration = configuration
         if let authenticate = authenticator.withLock({ $0 }) { configuration.authenticate = authenticate }
+        configuration.pages += pages.withLock { $0 }
         return Server(application: application, configuration: configuration)
     }
 

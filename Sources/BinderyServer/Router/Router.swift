@@ -7,6 +7,8 @@ struct Router: Sendable {
     let edge: EdgePolicy
     let api: APIRouter
     let files: StaticFiles
+    /// Pages at real URLs, tried before the files.
+    let pages: [PageRoute]
     let client: ClientFiles
     /// What every HTML page gets besides its body (`SecurityHeaders.page`).
     let pageHeaders: [(String, String)]
@@ -36,10 +38,14 @@ struct Router: Sendable {
                 if let own = try files.file(for: request) { return .now(page(own, for: request)) }
                 return .now(page(try client.respond(to: request, path: segments.dropFirst()), for: request))
             }
+            for route in pages {
+                guard let parameters = route.parameters(request.segments) else { continue }
+                return .now(page(try files.page(route, parameters: parameters, for: request), for: request))
+            }
             do {
                 return .now(page(try files.respond(to: request), for: request))
             } catch let error as HTTPError where error.status == 404 && request.wantsPage {
-                return .now(page(Self.notFoundPage(request.path), for: request))
+                return .now(page(files.notFoundPage() ?? Self.notFoundPage(request.path), for: request))
             } catch let error as HTTPError where error.status == 404 && request.path == "/favicon.ico" {
                 // The app's own icon, if it has one, was served above.
                 guard let icon = try client.favicon(for: request) else { throw error }

@@ -42,6 +42,7 @@ public final class Server: @unchecked Sendable {
                 creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
                 configuration: configuration, telemetry: telemetry),
             files: StaticFiles(directory: configuration.publicDirectory),
+            pages: configuration.pages,
             client: ClientFiles(),
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
             authenticate: configuration.authenticate,

@@ -80,6 +80,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration = .seconds(2)
     /// The folder of static files (`GET /`, `GET /<file>`).
     public var publicDirectory: URL = URL(fileURLWithPath: "Public")
+    /// Pages at real URLs (`BinderyApp.page`), tried in order before the public folder's files.
+    public var pages: [PageRoute] = []
     /// Whether `/metrics` counts (on by default; off saves a few atomic adds per request and per stream write).
     public var metrics = true
     /// The SQLite file the app's database lives in, for an app that registers

@@ -10,6 +10,30 @@ struct StaticFiles: Sendable {
         return response
     }
 
+    /// The page `route` serves, its root given `parameters` (see `PageRoute`).
+    func page(_ route: PageRoute, parameters: [String: JSONValue], for request: Request) throws -> Response {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
+        }
+        let url = directory.appendingPathComponent(route.file)
+        guard let file = FileManager.default.contents(atPath: url.path) else {
+            throw HTTPError(status: 500, code: "page_missing", message: "the page's file \(route.file) is not in the public folder")
+        }
+        guard let data = route.render(file, parameters: parameters) else {
+            throw HTTPError(status: 500, code: "page_missing", message: "\(route.file) has no root of data-bindery=\"\(route.viewModel)\"")
+        }
+        return ETag.response(for: request, data: data, contentType: Self.contentType(url.pathExtension), etag: ETag.of(data))
+    }
+
+    /// The app's own page for a path it has nothing at (`404.html` in the public folder), if it has one.
+    func notFoundPage() -> Response? {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent("404.html").path) else { return nil }
+        var response = Response(
+            status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(data))
+        response.isPage = true
+        return response
+    }
+
     /// The file `request` names, or nil if there is none.
     func file(for request: Request) throws -> Response? {
         guard request.method == "GET" || request.method == "HEAD" else {

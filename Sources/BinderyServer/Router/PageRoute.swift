@@ -1,0 +1,122 @@
+import Bindery
+import Foundation
+
+/// A page at a real URL: `PageRoute("/profile/:user", file: "profile.html", viewModel: "profile")`
+/// serves `profile.html` (from the public folder) at `/profile/alice`, its root of
+/// `data-bindery="profile"` given `{"user": "alice"}` as its creation parameters
+/// (`data-bindery-params`, over any the file has). A path that does not match, or
+/// whose typed parameter does not read as its type, is not this page (404).
+public struct PageRoute: Sendable {
+    /// A segment of the pattern: a word as it is, or a parameter (`:name`, `:name(int)`).
+    enum Part: Equatable, Sendable {
+        case literal(String)
+        case parameter(String, isInteger: Bool)
+    }
+
+    let parts: [Part]
+    /// The page's file, in the public folder.
+    public let file: String
+    /// The ViewModel of the page's bound root.
+    public let viewModel: String
+
+    /// The page `file` for `viewModel` at the paths `pattern` matches: segments
+    /// separated by `/`, each a word or `:name` (one segment, a string) or
+    /// `:name(int)` (one segment, an integer).
+    public init(_ pattern: String, file: String, viewModel: String) {
+        parts = pattern.split(separator: "/").map { segment in
+            guard segment.hasPrefix(":") else { return .literal(String(segment)) }
+            let name = segment.dropFirst()
+            if name.hasSuffix("(int)") { return .parameter(String(name.dropLast(5)), isInteger: true) }
+            return .parameter(String(name), isInteger: false)
+        }
+        precondition(
+            parts.allSatisfy { part in
+                if case .parameter(let name, _) = part { return !name.isEmpty && URLSafeName.allows(name) }
+                return true
+            }, "page route '\(pattern)': a parameter is :name or :name(int), the name letters, digits, - or _")
+        precondition(
+            parts.first != .literal("api") && parts.first != .literal(ClientFiles.prefix),
+            "page route '\(pattern)': /api and /\(ClientFiles.prefix) are Bindery's")
+        self.file = file
+        self.viewModel = viewModel
+    }
+
+    /// The creation parameters `segments` give, or nil if this route is not theirs.
+    func parameters(_ segments: [String]) -> [String: JSONValue]? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: JSONValue] = [:]
+        for (part, segment) in zip(parts, segments) {
+            switch part {
+            case .literal(let word):
+                guard segment == word else { return nil }
+            case .parameter(let name, isInteger: true):
+                guard let number = Int(segment), abs(number) < 1 << 53 else { return nil }
+                parameters[name] = .number(Double(number))
+            case .parameter(let name, isInteger: false):
+                parameters[name] = .string(segment)
+            }
+        }
+        return parameters
+    }
+
+    /// `html` with `parameters` on its root of `data-bindery="<viewModel>"`, in place of
+    /// the `data-bindery-params` it had; nil if it has no such root.
+    func render(_ html: Data, parameters: [String: JSONValue]) -> Data? {
+        let text = String(decoding: html, as: UTF8.self)
+        guard let root = ["data-bindery=\"\(viewModel)\"", "data-bindery='\(viewModel)'"].lazy.compactMap({ text.range(of: $0) }).first,
+            let start = text[..<root.lowerBound].lastIndex(of: "<"),
+            let end = Self.endOfTag(text, from: root.upperBound)
+        else { return nil }
+        var tag = String(text[start..<end])
+        // The file's own parameters go: the route's are the page's.
+        if let own = tag.range(of: #"\sdata-bindery-params\s*=\s*("[^"]*"|'[^']*')"#, options: .regularExpression) { tag.removeSubrange(own) }
+        let json = (try? JSONEncoder.sortedKeys.encode(JSONValue.object(parameters))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let attribute = " data-bindery-params=\"\(Self.escaped(json))\""
+        guard let at = tag.range(of: text[root]) else { return nil }
+        tag.insert(contentsOf: attribute, at: at.upperBound)
+        return Data((text[..<start] + tag + text[end...]).utf8)
+    }
+
+    /// Where the tag ends (after its `>`), quoted attribute values skipped.
+    private static func endOfTag(_ text: String, from index: String.Index) -> String.Index? {
+        var quote: Character?
+        var index = index
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == ">" {
+                return text.index(after: index)
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// `value` as an attribute value in double quotes.
+    static func escaped(_ value: String) -> String {
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+extension JSONEncoder {
+    /// Keys in order: the same parameters, the same page (and ETag).
+    fileprivate static let sortedKeys: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
