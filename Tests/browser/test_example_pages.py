@@ -208,3 +208,28 @@ def test_pages_at_real_urls_take_their_parameters_from_the_path(server, browser)
     wait(browser, lambda b: text(b, "#list-name") == "groceries")
     browser.get(server.url + "/profile/three")
     assert "Not found" in browser.find_element(By.TAG_NAME, "h1").text
+
+
+def test_two_viewmodels_on_one_page_each_keep_their_session_across_a_reload(server, browser):
+    """tasks.html binds the task list and, in its header, the shared board: each root has
+    its own session in the URL (?session= and ?session-board=), both found again on reload."""
+    from urllib.parse import parse_qs, urlparse
+
+    open_page(browser, server.url + "/tasks.html")
+    wait(browser, lambda b: (text(b, "#board-count") or "…") != "…")
+    query = parse_qs(urlparse(browser.current_url).query)
+    tasks, board = query["session"][0], query["session-board"][0]
+    assert tasks != board
+    assert browser.execute_script("return window.bindery.viewModel") == "tasks"
+    assert browser.execute_script("return window.binderyBindings.map((b) => b.viewModel)") == ["board", "tasks"]
+    field = browser.find_element(By.ID, "new-title")
+    field.send_keys("both roots", Keys.ENTER)
+    wait(browser, lambda b: "both roots" in texts(b, "#items .todo-title"))
+    before = int(text(browser, "#board-count"))
+    assert requests.post(server.api(f"/board/{board}/inputs/post"), json="from a script", timeout=5).status_code == 200
+    wait(browser, lambda b: int(text(b, "#board-count")) == min(before + 1, 100))
+    browser.refresh()
+    wait(browser, lambda b: b.execute_script("return (window.binderyBindings || []).every((b) => b.state === 'open')") is True)
+    query = parse_qs(urlparse(browser.current_url).query)
+    assert (query["session"][0], query["session-board"][0]) == (tasks, board)
+    wait(browser, lambda b: "both roots" in texts(b, "#items .todo-title"))

@@ -116,9 +116,33 @@ export async function connect(root, viewModel, parameters, options = {}) {
 }
 
 function bind(root, viewModel, parameters, options = {}) {
-  const sessionId = new URLSearchParams(location.search).get("session");
+  const sessionParameter = options.sessionParameter ?? "session";
+  const sessionId = new URLSearchParams(location.search).get(sessionParameter);
   const start = (root.dataset.binderyStart ?? "").split(",").map((input) => input.trim()).filter(Boolean);
-  return new Binding(root, viewModel, sessionId, { start, parameters, ...options }).start();
+  return new Binding(root, viewModel, sessionId, { start, parameters, sessionParameter, ...options }).start();
+}
+
+/**
+ * The URL's query parameter of each root's session: `session-<key>` for a root with a
+ * `data-bindery-key`; `session` for the first root without one (the page's own, what a
+ * link to `<page>?session=<sid>` names); `session-<vm>` for any other. Two roots with
+ * one parameter would share a session: the second is refused, in the console.
+ */
+function sessionParametersOf(roots) {
+  const taken = new Set();
+  let pageRoot = true;
+  return roots.map((root) => {
+    let key = root.dataset.binderyKey ?? null;
+    if (key === null && !pageRoot) key = root.dataset.bindery;
+    if (root.dataset.binderyKey === undefined) pageRoot = false;
+    const parameter = key === null ? "session" : `session-${key}`;
+    if (taken.has(parameter)) {
+      console.error(`bindery: two roots keep their session in ?${parameter}=; give one a data-bindery-key`);
+      return null;
+    }
+    taken.add(parameter);
+    return parameter;
+  });
 }
 
 /** A root's creation parameters: data-bindery-params, with data-bindery-query's values from the URL over them. */
@@ -138,10 +162,17 @@ function parametersOf(root) {
   return parameters;
 }
 
-/** Binds every `[data-bindery]` element of the page; `window.bindery` is the binding (or the list). */
+/** Binds every `[data-bindery]` element of the page; `window.bindery` is the page's own binding, `window.binderyBindings` every one. */
 export async function bindPage() {
-  const bindings = [...document.querySelectorAll("[data-bindery]")].map((root) => bind(root, root.dataset.bindery, parametersOf(root)));
-  window.bindery = bindings.length === 1 ? bindings[0] : bindings;
+  const roots = [...document.querySelectorAll("[data-bindery]")];
+  const parameters = sessionParametersOf(roots);
+  const bindings = roots
+    .map((root, index) => [root, parameters[index]])
+    .filter(([, sessionParameter]) => sessionParameter !== null)
+    .map(([root, sessionParameter]) => bind(root, root.dataset.bindery, parametersOf(root), { sessionParameter }));
+  // The page's own binding (its session in ?session=), or else the first; all of them in binderyBindings.
+  window.bindery = bindings.find((binding) => binding.sessionParameter === "session") ?? bindings[0];
+  window.binderyBindings = bindings;
   await Promise.all(bindings.map((binding) => binding.ready));
   document.dispatchEvent(new CustomEvent("bindery:ready", { detail: bindings }));
   return bindings;

@@ -82,6 +82,8 @@ export class Binding extends EventTarget {
     this.extraOutputs = options.outputs ?? [];
     this.parameters = options.parameters;
     this.startInputs = options.start ?? [];
+    // The URL's query parameter that holds this root's session (several roots on a page each have one).
+    this.sessionParameter = options.sessionParameter ?? "session";
     this.root = root;
     this.viewModel = viewModel;
     this.sessionId = sessionId ?? null;
@@ -263,7 +265,7 @@ export class Binding extends EventTarget {
     this.sessionId = snapshot.id;
     this.#snapshotId = null;
     const url = new URL(location.href);
-    url.searchParams.set("session", this.sessionId);
+    url.searchParams.set(this.sessionParameter, this.sessionId);
     history.replaceState(history.state, "", url);
     // The answer holds every driver's value: the stream only needs what comes after it.
     this.#applySnapshot(snapshot);
