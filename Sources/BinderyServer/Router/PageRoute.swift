@@ -70,8 +70,9 @@ public struct PageRoute: Sendable {
         var tag = String(text[start..<end])
         // The file's own parameters go: the route's are the page's.
         if let own = tag.range(of: #"\sdata-bindery-params\s*=\s*("[^"]*"|'[^']*')"#, options: .regularExpression) { tag.removeSubrange(own) }
-        let json = (try? JSONEncoder.sortedKeys.encode(JSONValue.object(parameters))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let attribute = " data-bindery-params=\"\(Self.escaped(json))\""
+        // Sorted keys: the same parameters, the same page (and ETag).
+        let json = (try? JSONEncoder.bindery.encode(JSONValue.object(parameters))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let attribute = " data-bindery-params=\"\(HTMLText.escaped(json))\""
         guard let at = tag.range(of: text[root]) else { return nil }
         tag.insert(contentsOf: attribute, at: at.upperBound)
         return Data((text[..<start] + tag + text[end...]).utf8)
@@ -94,29 +95,4 @@ public struct PageRoute: Sendable {
         }
         return nil
     }
-
-    /// `value` as an attribute value in double quotes.
-    static func escaped(_ value: String) -> String {
-        var escaped = ""
-        for character in value {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-}
-
-extension JSONEncoder {
-    /// Keys in order: the same parameters, the same page (and ETag).
-    fileprivate static let sortedKeys: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }

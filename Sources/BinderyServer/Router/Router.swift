@@ -59,8 +59,7 @@ struct Router: Sendable {
     /// The page a browser gets for a path the app has no file for: the same
     /// 404, in words and with a way back, instead of JSON.
     static func notFoundPage(_ path: String) -> Response {
-        let escaped = path.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        let escaped = HTMLText.escaped(path)
         let html = """
             <!doctype html>
             <html lang="en">
