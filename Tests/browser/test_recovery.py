@@ -26,6 +26,14 @@ def stored_state(server, session):
     return row[0].decode() if row and row[0] else ""
 
 
+def wait_stored(server, session, text):
+    """Waits until the server has saved `session` with `text` in its state (within about a second)."""
+    deadline = time.monotonic() + 10
+    while text not in stored_state(server, session):
+        assert time.monotonic() < deadline, f"session {session} was not saved with {text}"
+        time.sleep(0.05)
+
+
 def open_simple_tapped_once(browser, server):
     """/simple.html with one tap made (red to blue): its session's id."""
     browser.get(server.url + "/simple.html")
@@ -61,10 +69,7 @@ def test_a_page_goes_on_with_its_session_when_the_server_restarts(restartable_se
 def test_a_page_goes_on_after_kill_9_with_what_was_saved(restartable_server, browser):
     server = restartable_server
     old = open_simple_tapped_once(browser, server)
-    deadline = time.monotonic() + 10  # saved within about a second
-    while '"json":"1"' not in stored_state(server, old):
-        assert time.monotonic() < deadline, "the change was not saved"
-        time.sleep(0.05)
+    wait_stored(server, old, '"json":"1"')
     record_states(browser)
 
     server.kill()
@@ -318,10 +323,7 @@ def test_a_reactor_page_works_and_comes_back_after_a_restart_where_it_was(restar
     field.send_keys("   ", Keys.ENTER)
     wait(browser, lambda b: "A task needs a title." in texts(b, ".bindery-toast"))
     old = session_id(browser)
-    deadline = time.monotonic() + 10  # saved within about a second
-    while 'eggs' not in stored_state(server, old):
-        assert time.monotonic() < deadline, "the state was not saved"
-        time.sleep(0.05)
+    wait_stored(server, old, "eggs")
     record_states(browser)
 
     server.restart()
