@@ -174,4 +174,24 @@ final class RouterTests: XCTestCase {
             "<main data-bindery='a' data-bindery-params=\"{&quot;q&quot;:&quot;\\&quot;&#39;&quot;}\">")
         XCTAssertNil(route.render(Data("<main data-bindery=\"b\">".utf8), parameters: [:]), "no root of its ViewModel")
     }
+
+    /// A route whose file is missing, or has no root of its ViewModel, is the app's mistake: a JSON 500 saying which.
+    func testAPageRouteWithoutItsFileOrRootAnswersAJSONError() async throws {
+        server.application.stop()
+        var configuration = ServerConfiguration()
+        configuration.databasePath = ":memory:"
+        configuration.publicDirectory = TestServer.publicDirectory
+        configuration.pages = [
+            PageRoute("/missing/:id", file: "no-such-page.html", viewModel: "profile"),
+            PageRoute("/wrong/:id", file: "profile.html", viewModel: "todos"),
+        ]
+        server = try ExampleApp.makeServer(configuration)
+        for path in ["/missing/1", "/wrong/1"] {
+            let answer = await respond("GET", path)
+            XCTAssertEqual(answer.status, 500, path)
+            XCTAssertEqual(answer.json["error"] as? String, "page_missing", path)
+        }
+        let posted = await respond("POST", "/missing/1")
+        XCTAssertEqual(posted.status, 405)
+    }
 }
