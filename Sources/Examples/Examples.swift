@@ -47,6 +47,9 @@ public enum Examples {
                 .send(.clearDone),
             ]
         ) { _ in TaskListReactor() }
+        application.register("bindings", summary: "Every binding kind on one page: a JSON document whose fields each kind of element shows.") { _ in
+            BindingsViewModel()
+        }
         application.register(
             "home", summary: "Practical MVVM: albums and tracks with loading and a typed error; can be slow or fail.",
             outputs: ["albums": .driver, "tracks": .driver, "loading": .driver, "error": .signal]

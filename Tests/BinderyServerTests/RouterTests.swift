@@ -171,8 +171,9 @@ final class RouterTests: XCTestCase {
             route.render(Data("<main data-bindery='a' data-bindery-params='{}'>".utf8), parameters: ["q": .string("\"'")]).map {
                 String(decoding: $0, as: UTF8.self)
             },
-            "<main data-bindery='a' data-bindery-params=\"{&quot;q&quot;:&quot;\\&quot;&#39;&quot;}\">")
+            "<main data-bindery=\"a\" data-bindery-params=\"{&quot;q&quot;:&quot;\\&quot;&#39;&quot;}\"></main>")
         XCTAssertNil(route.render(Data("<main data-bindery=\"b\">".utf8), parameters: [:]), "no root of its ViewModel")
+        XCTAssertNil(route.render(Data("<template><main data-bindery=\"a\"></main></template>".utf8), parameters: [:]), "a template's is no root")
     }
 
     /// A route whose file is missing, or has no root of its ViewModel, is the app's mistake: a JSON 500 saying which.

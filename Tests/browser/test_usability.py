@@ -85,7 +85,7 @@ def test_the_clicked_element_shows_its_input_is_on_its_way(server, browser):
 # file, as the default Content-Security-Policy allows no inline script.
 NUMBER_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>number</title></head>
-<body><main data-bindery="list">
+<body><main id="root">
   <label>Item <input id="n" type="number" min="0" max="4" data-on-input="selectItem" data-debounce="0"></label>
   <p class="error" data-bindery-errors></p>
   <ol id="opened"></ol>
@@ -93,7 +93,7 @@ NUMBER_PAGE = """<!doctype html>
 <script type="module" src="/number.js"></script></body></html>
 """
 NUMBER_SCRIPT = """import { connect } from "/_bindery/v1/bindery.js";
-const binding = await connect(document.querySelector("main"), "list", undefined, { outputs: ["presentDetailViewModel"] });
+const binding = await connect(document.getElementById("root"), "list", undefined, { outputs: ["presentDetailViewModel"] });
 binding.addEventListener("output", ({ detail }) => {
   if (detail.name === "presentDetailViewModel") document.getElementById("opened").append(Object.assign(document.createElement("li"), { textContent: detail.value.id }));
 });

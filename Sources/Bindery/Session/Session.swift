@@ -359,10 +359,14 @@ package final class Session: @unchecked Sendable {
     /// so that the database refuses to apply it twice where this session no
     /// longer remembers it (made again after a crash); such a repeat is answered
     /// as one.
+    ///
+    /// `countsAsUse` false: the server itself sends it (a page's start inputs for its
+    /// first paint), so a session nobody went on to use still idles out as unused.
     package func send(
-        input name: String, payload: Data, key: String? = nil, completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void
+        input name: String, payload: Data, key: String? = nil, countsAsUse: Bool = true,
+        completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void
     ) {
-        activity.withLock { wasUsed = true }
+        if countsAsUse { activity.withLock { wasUsed = true } }
         if let forward {
             touch()
             return forward(name, payload, completion)

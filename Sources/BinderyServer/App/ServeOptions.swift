@@ -214,6 +214,15 @@ public enum ServeOptions {
             "unused-session-idle", "<seconds>", "Seconds before a session nobody streamed from or sent an input to is disposed.",
             get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }
         ) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        flag("no-first-paint", "Serve pages as written: their values come once the script has connected (default: in the page).") {
+            $0.firstPaint = false
+        },
+        value(
+            "first-paint-wait", "<ms>", "Milliseconds a page's new session may take over its start inputs before the page goes without them.",
+            get: {
+                "\($0.firstPaintWait.components.seconds * 1000 + $0.firstPaintWait.components.attoseconds / 1_000_000_000_000_000)"
+            }
+        ) { $0.firstPaintWait = .milliseconds(try number($1, in: 0...60_000) as Int) },
         flag("no-session-store", "Keep sessions in memory only: a restart loses them (default: in the app's database).") {
             $0.keepsSessions = false
         },

@@ -79,6 +79,14 @@
 //          [data-bindery-pending]            the number of inputs waiting to be sent, also
 //                                            <html data-bindery-pending="n"> (absent at 0)
 //
+// First paint: the server sends a page with its roots rendered from their sessions
+// (values, lists, classes, attributes; styles and signals wait for this script), each
+// root marked with its session (data-bindery-session, data-bindery-snapshot). The
+// client adopts that session instead of creating one, and its stream resumes after
+// the snapshot's event: nothing is created twice, nothing is missed or shown twice.
+// A session the server made for the page already had data-bindery-start's inputs;
+// the page then sends what its fields show, as for a session it creates.
+//
 // Recovery: outputs arrive over server-sent events and resume after the last event id,
 // so a dropped stream loses nothing. When the stream fails the client asks
 // GET /api/<vm>/<sid>: 200 reopens the stream, a network error means the server is
@@ -108,18 +116,45 @@ import { Binding } from "./binding.js";
 
 export { Binding };
 
-/** Binds `root` to a new session of `viewModel`, or to `?session=` from the URL; resolves once it has a session. */
+/** The binding of each bound root: a root is bound once. */
+const bindings = new WeakMap();
+
+/**
+ * Binds `root` to a new session of `viewModel`, or to `?session=` from the URL; resolves once it
+ * has a session. A root already bound (a `[data-bindery]` root the page binds by itself) keeps
+ * its binding: that one is given back, since two would send every event twice.
+ */
 export async function connect(root, viewModel, parameters, options = {}) {
-  const binding = bind(root, viewModel, parameters, options);
+  const binding = bindings.get(root) ?? bind(root, viewModel, parameters, options);
+  if (binding.viewModel !== viewModel) throw new Error(`bindery: this element is bound to ${binding.viewModel} already`);
   await binding.ready;
   return binding;
 }
 
 function bind(root, viewModel, parameters, options = {}) {
   const sessionParameter = options.sessionParameter ?? "session";
-  const sessionId = new URLSearchParams(location.search).get(sessionParameter);
   const start = (root.dataset.binderyStart ?? "").split(",").map((input) => input.trim()).filter(Boolean);
-  return new Binding(root, viewModel, sessionId, { start, parameters, sessionParameter, ...options }).start();
+  const adopt = renderedSession(root);
+  const sessionId = adopt?.snapshot.id ?? new URLSearchParams(location.search).get(sessionParameter);
+  const binding = new Binding(root, viewModel, sessionId, { start, parameters, sessionParameter, adopt, ...options });
+  bindings.set(root, binding);
+  return binding.start();
+}
+
+/**
+ * The session the server rendered `root` with (its first paint), to adopt rather than
+ * create one: {snapshot, created}, or null. The marks go once read.
+ */
+function renderedSession(root) {
+  const { binderySession: id, binderySnapshot: json, binderyRendered: how } = root.dataset;
+  for (const name of ["binderySession", "binderySnapshot", "binderyRendered"]) delete root.dataset[name];
+  if (!id || !json) return null;
+  try {
+    const snapshot = JSON.parse(json);
+    return snapshot?.id === id ? { snapshot, created: how === "created" } : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // Bindery browser client: a page's connection to one session (Binding). See bindery.js.
 
-import { pick, outputOf, setAttribute, applyBindings, OUTPUT_KINDS, payloadOf, makeActivatable } from "./dom.js";
+import { pick, outputOf, setAttribute, applyBindings, isOutputAttribute, payloadOf, makeActivatable } from "./dom.js";
 import { openEventSource, SharedStream } from "./feeds.js";
 import { showNotice, hideNotice } from "./notice.js";
 import { isChanges, applyChanges } from "./changes.js";
@@ -82,6 +82,8 @@ export class Binding extends EventTarget {
     this.extraOutputs = options.outputs ?? [];
     this.parameters = options.parameters;
     this.startInputs = options.start ?? [];
+    // The server's first paint: the session it rendered the root with ({snapshot, created}).
+    this.#adopt = options.adopt ?? null;
     // The URL's query parameter that holds this root's session (several roots on a page each have one).
     this.sessionParameter = options.sessionParameter ?? "session";
     this.root = root;
@@ -140,6 +142,7 @@ export class Binding extends EventTarget {
   #snapshotNames = new Set();
   #ready;
   #readyResolve;
+  #adopt;
 
   get url() {
     return api(`${this.viewModel}/${this.sessionId}`);
@@ -159,7 +162,11 @@ export class Binding extends EventTarget {
   start() {
     this.#wanted = true;
     if (this.state === "closed") this.#setState("connecting");
-    if (this.sessionId && !SESSION_ID.test(this.sessionId)) {
+    if (this.#adopt) {
+      const { snapshot, created } = this.#adopt;
+      this.#adopt = null;
+      this.#adopted(snapshot, created);
+    } else if (this.sessionId && !SESSION_ID.test(this.sessionId)) {
       // No server ever made it (a mangled or hand-edited URL): start a new one, as for a gone session.
       this.sessionId = null;
       this.#create(true);
@@ -286,6 +293,32 @@ export class Binding extends EventTarget {
     this.#readyResolve();
     this.#openFeed();
     this.#drain();
+  }
+
+  /**
+   * Takes over the session the server rendered the page with: its values are on the
+   * page already, so the stream starts after the snapshot's event. One the server
+   * made for this page (`created`) had its start inputs there; what the fields show
+   * goes as for a session this page creates.
+   */
+  #adopted(snapshot, created) {
+    const url = new URL(location.href);
+    if (url.searchParams.get(this.sessionParameter) !== this.sessionId) {
+      url.searchParams.set(this.sessionParameter, this.sessionId);
+      history.replaceState(history.state, "", url);
+    }
+    this.#applySnapshot(snapshot);
+    this.lastEventId = snapshot.lastEventId != null ? String(snapshot.lastEventId) : null;
+    if (created) {
+      const initial = initialValues(this.root).map(({ input, payload }) => ({ input, payload, key: inputKey(), resolve() {}, reject() {} }));
+      this.queue.unshift(...initial);
+    }
+    this.#readyResolve();
+    this.#openFeed();
+    if (this.queue.length > 0) {
+      this.#showPending();
+      this.#drain();
+    }
   }
 
   /**
@@ -664,7 +697,7 @@ export class Binding extends EventTarget {
     const names = new Set(this.extraOutputs);
     for (const element of this.#elements()) {
       for (const attribute of element.attributes) {
-        if (OUTPUT_KINDS.test(attribute.name)) names.add(outputOf(attribute.value));
+        if (isOutputAttribute(attribute.name)) names.add(outputOf(attribute.value));
       }
     }
     return names;
@@ -695,9 +728,14 @@ export class Binding extends EventTarget {
     if (!template) return;
     const keyField = container.dataset.key ?? "id";
     let rendered = this.lists.get(container);
+    // The rows the server rendered (the first paint), taken over by key as the list first renders.
+    let served = new Map();
     if (!rendered) {
       rendered = new Map();
       this.lists.set(container, rendered);
+      for (let row = template.nextElementSibling; row; row = row.nextElementSibling) {
+        if (row.dataset.key !== undefined && !served.has(row.dataset.key)) served.set(row.dataset.key, row);
+      }
     }
     const seen = new Set();
     let previous = template;
@@ -705,7 +743,7 @@ export class Binding extends EventTarget {
       const rawKey = keyOf(item, keyField, index);
       const key = String(rawKey);
       seen.add(key);
-      const entry = rendered.get(key) ?? this.#newRow(template, rendered, rawKey, keyField);
+      const entry = rendered.get(key) ?? this.#servedRow(served, rendered, rawKey, keyField) ?? this.#newRow(template, rendered, rawKey, keyField);
       this.#showRow(entry, item);
       if (previous.nextElementSibling !== entry.element) previous.after(entry.element);
       previous = entry.element;
@@ -716,6 +754,19 @@ export class Binding extends EventTarget {
         rendered.delete(key);
       }
     }
+    for (const row of served.values()) row.remove();
+  }
+
+  // The server's row of `rawKey`, if it rendered one, wired to its item as a row of this list.
+  #servedRow(served, rendered, rawKey, keyField) {
+    const element = served.get(String(rawKey));
+    if (!element) return null;
+    served.delete(String(rawKey));
+    const entry = { element, item: undefined };
+    rendered.set(String(rawKey), entry);
+    this.#rows.add(element);
+    this.#wire(element, () => entry.item, rawKey, keyField);
+    return entry;
   }
 
   /**

@@ -1,5 +1,7 @@
 // Bindery browser client: reading and writing the DOM (bindings, payloads). See bindery.js.
 
+import { kindOf } from "./kinds.js";
+
 /** The value at a dotted `path` of `value` ("a.b.0"). */
 export function pick(value, path) {
   if (!path.includes(".")) return value;
@@ -14,26 +16,43 @@ export function setAttribute(element, name, value) {
   else element.setAttribute(name, value === true ? "" : String(value));
 }
 
-/** Applies one value to an element's bindings with `prefix` ("data-" or "data-item-"). */
+/**
+ * Applies one value to an element's bindings with `prefix` ("data-" or "data-item-"),
+ * by the kinds' table (kinds.js), which the server's first paint follows too.
+ */
 export function applyBindings(element, prefix, matches, valueOf) {
   for (const attribute of [...element.attributes]) {
     if (!attribute.name.startsWith(prefix)) continue;
-    const kind = attribute.name.slice(prefix.length);
-    if (!matches(attribute.value)) continue;
+    const kind = kindOf(attribute.name.slice(prefix.length));
+    if (!kind || !matches(attribute.value)) continue;
     const value = valueOf(attribute.value);
-    if (kind === "text") element.textContent = value ?? "";
-    else if (kind === "value") {
-      if (document.activeElement !== element || !element.dataset.dirty) {
-        if (element.type === "checkbox") element.checked = !!value;
-        else element.value = value ?? "";
-      }
-    } else if (kind === "show") element.hidden = !value;
-    else if (kind === "hide") element.hidden = !!value;
-    else if (kind === "disabled") setDisabled(element, !!value);
-    else if (kind === "enabled") setDisabled(element, !value);
-    else if (kind.startsWith("style-")) element.style.setProperty(kind.slice(6), value ?? "");
-    else if (kind.startsWith("attr-")) setAttribute(element, kind.slice(5), value);
-    else if (kind.startsWith("class-")) element.classList.toggle(kind.slice(6), !!value);
+    const truthy = kind.when === "falsy" ? !value : !!value;
+    switch (kind.effect) {
+      case "text":
+        element.textContent = value ?? "";
+        break;
+      case "value":
+        if (document.activeElement !== element || !element.dataset.dirty) {
+          if (element.type === "checkbox") element.checked = !!value;
+          else element.value = value ?? "";
+        }
+        break;
+      case "hidden":
+        element.hidden = truthy;
+        break;
+      case "disabled":
+        setDisabled(element, truthy);
+        break;
+      case "style":
+        element.style.setProperty(kind.name, value ?? "");
+        break;
+      case "attribute":
+        setAttribute(element, kind.name, value);
+        break;
+      case "class":
+        element.classList.toggle(kind.name, !!value);
+        break;
+    }
   }
 }
 
@@ -51,7 +70,8 @@ function setDisabled(element, disabled) {
   }
 }
 
-export const OUTPUT_KINDS = /^data-(text|value|show|hide|disabled|enabled|list|toast|dialog|navigate|back|style-.+|attr-.+|class-.+)$/;
+/** Whether an attribute binds an output (`data-<kind>`). */
+export const isOutputAttribute = (name) => name.startsWith("data-") && kindOf(name.slice(5)) !== null;
 
 /** Elements a keyboard reaches and activates by themselves. */
 const INTERACTIVE = "a[href], button, input, select, textarea, summary, [tabindex], [contenteditable]";

@@ -10,12 +10,12 @@ struct Request: Sendable {
     /// The protocol version of the request line (`HTTP/1.1`).
     var version = "HTTP/1.1"
     /// Header values by lower-cased name (the first, if one came more than once).
-    let headers: [String: String]
+    var headers: [String: String]
     /// The lower-cased names of headers in `headers` that came more than once.
     var repeatedHeaders: [String] = []
     /// The body (empty if none).
     let body: Data
-    /// Query-string arguments by name.
+    /// Query-string arguments by name: for `/api/…` those of `queryNames`, for anything else every one.
     var query: [String: String] = [:]
     /// The address of the socket's peer (a proxy's, behind one).
     var peer = "127.0.0.1"

@@ -208,7 +208,7 @@ struct APIRouter: Sendable {
     /// sessions, made again from the store (`Application.findSession`), lets
     /// `credentials` reach it, and runs `operation` on it; a session let go to
     /// its store just as the request reached it is found again, once.
-    private static func withSession<T>(
+    static func withSession<T>(
         _ application: Application, _ viewModel: String, id: String, credentials: Credentials, retrying: Bool = true,
         _ operation: @escaping @Sendable (Session, @escaping @Sendable (Result<T, BinderyError>) -> Void) -> Void,
         completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
@@ -229,7 +229,7 @@ struct APIRouter: Sendable {
     }
 
     /// What a request presents to reach a session that has an owner.
-    private struct Credentials: Sendable {
+    struct Credentials: Sendable {
         /// The browser's token from its cookie.
         let browser: String?
         /// The id of who asks, as the app's authentication said.
@@ -238,6 +238,11 @@ struct APIRouter: Sendable {
         init(_ request: Request) {
             browser = request.browser
             identity = request.identity?.id
+        }
+
+        init(browser: String?, identity: String?) {
+            self.browser = browser
+            self.identity = identity
         }
     }
 

@@ -62,37 +62,18 @@ public struct PageRoute: Sendable {
     /// `html` with `parameters` on its root of `data-bindery="<viewModel>"`, in place of
     /// the `data-bindery-params` it had; nil if it has no such root.
     func render(_ html: Data, parameters: [String: JSONValue]) -> Data? {
-        let text = String(decoding: html, as: UTF8.self)
-        guard let root = ["data-bindery=\"\(viewModel)\"", "data-bindery='\(viewModel)'"].lazy.compactMap({ text.range(of: $0) }).first,
-            let start = text[..<root.lowerBound].lastIndex(of: "<"),
-            let end = Self.endOfTag(text, from: root.upperBound)
-        else { return nil }
-        var tag = String(text[start..<end])
-        // The file's own parameters go: the route's are the page's.
-        if let own = tag.range(of: #"\sdata-bindery-params\s*=\s*("[^"]*"|'[^']*')"#, options: .regularExpression) { tag.removeSubrange(own) }
+        let nodes = HTMLTree.parse(String(decoding: html, as: UTF8.self))
+        var root: HTMLElement?
+        for case .element(let top) in nodes where root == nil {
+            top.walk(entering: { $0.name != "template" && root == nil }) { element in
+                if root == nil, element["data-bindery"] == viewModel { root = element }
+            }
+        }
+        guard let root else { return nil }
         // Sorted keys: the same parameters, the same page (and ETag).
         let json = (try? JSONEncoder.bindery.encode(JSONValue.object(parameters))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let attribute = " data-bindery-params=\"\(HTMLText.escaped(json))\""
-        guard let at = tag.range(of: text[root]) else { return nil }
-        tag.insert(contentsOf: attribute, at: at.upperBound)
-        return Data((text[..<start] + tag + text[end...]).utf8)
-    }
-
-    /// Where the tag ends (after its `>`), quoted attribute values skipped.
-    private static func endOfTag(_ text: String, from index: String.Index) -> String.Index? {
-        var quote: Character?
-        var index = index
-        while index < text.endIndex {
-            let character = text[index]
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == ">" {
-                return text.index(after: index)
-            }
-            index = text.index(after: index)
-        }
-        return nil
+        // The file's own parameters go: the route's are the page's.
+        root.set("data-bindery-params", json)
+        return Data(HTMLTree.serialize(nodes).utf8)
     }
 }

@@ -9,6 +9,8 @@ struct Router: Sendable {
     let files: StaticFiles
     /// Pages at real URLs, tried before the files.
     let pages: [PageRoute]
+    /// Renders an HTML page's bound roots with their values; nil: pages go as written.
+    let firstPaint: FirstPaint?
     let client: ClientFiles
     /// What every HTML page gets besides its body (`SecurityHeaders.page`).
     let pageHeaders: [(String, String)]
@@ -40,10 +42,10 @@ struct Router: Sendable {
             }
             for route in pages {
                 guard let parameters = route.parameters(request.segments) else { continue }
-                return .now(page(try files.page(route, parameters: parameters, for: request), for: request))
+                return try painted(for: request) { try files.page(route, parameters: parameters, for: $0) }
             }
             do {
-                return .now(page(try files.respond(to: request), for: request))
+                return try painted(for: request) { try files.respond(to: $0) }
             } catch let error as HTTPError where error.status == 404 && request.wantsPage {
                 return .now(page(files.notFoundPage() ?? Self.notFoundPage(request.path), for: request))
             } catch let error as HTTPError where error.status == 404 && request.path == "/favicon.ico" {
@@ -88,14 +90,41 @@ struct Router: Sendable {
         return response
     }
 
+    /// The file `serve` gives for `request`, as a page: with its values in it where it
+    /// binds any (`FirstPaint`). Such a page is made anew for each request, so it has
+    /// no `ETag`, is not stored, and a revalidation (`If-None-Match`) gets it whole.
+    private func painted(for request: Request, _ serve: (Request) throws -> Response) throws -> Answer {
+        let file = try serve(request)
+        guard let firstPaint, request.method == "GET", file.isPage, file.status == 200 || file.status == 304 else {
+            return .now(page(file, for: request))
+        }
+        var whole = file
+        if file.status == 304 {
+            var unconditional = request
+            unconditional.headers["if-none-match"] = nil
+            whole = try serve(unconditional)
+        }
+        guard whole.status == 200, case .data(let html) = whole.body, FirstPaint.binds(html) else { return .now(page(file, for: request)) }
+        let browser = request.browser ?? BrowserCookie.makeToken()
+        return .later { [self, whole] reply in
+            firstPaint.render(html, for: request, browser: browser) { rendered in
+                var response = whole
+                response.body = .data(rendered)
+                response.headers = response.headers.filter { $0.0 != "ETag" && $0.0 != "Cache-Control" } + [("Cache-Control", "no-store")]
+                reply(page(response, for: request, browser: browser))
+            }
+        }
+    }
+
     /// A file, with the page headers if it is an HTML page (or its 304), and
-    /// the browser's cookie if `request` came without one (`BrowserCookie`).
-    private func page(_ file: Response, for request: Request) -> Response {
+    /// the browser's cookie if `request` came without one (`BrowserCookie`):
+    /// `browser`, where the page's sessions were made for that token.
+    private func page(_ file: Response, for request: Request, browser: String? = nil) -> Response {
         guard file.isPage else { return file }
         var page = file
         page.headers += pageHeaders
         if request.browser == nil {
-            page.headers.append(BrowserCookie.header(token: BrowserCookie.makeToken(), secure: request.provenance.scheme == "https"))
+            page.headers.append(BrowserCookie.header(token: browser ?? BrowserCookie.makeToken(), secure: request.provenance.scheme == "https"))
         }
         return page
     }

@@ -185,9 +185,9 @@ final class Connection: @unchecked Sendable {
                     return .result(queue(answer, in: &state, method: method, path: url))
                 }
                 let (headers, repeated) = requestHeaders()
-                var request = Request(
-                    method: method, path: url, headers: headers, body: body.data,
-                    query: values(.GET_ARGUMENT_KIND, Request.queryNames))
+                // A page reads any argument (its roots' sessions, data-bindery-query); the API only its own.
+                let query = url.hasPrefix("/api/") ? values(.GET_ARGUMENT_KIND, Request.queryNames) : all(.GET_ARGUMENT_KIND, lowercased: false)
+                var request = Request(method: method, path: url, headers: headers, body: body.data, query: query)
                 request.version = String(cString: cVersion)
                 request.repeatedHeaders = repeated
                 request.peer = peer

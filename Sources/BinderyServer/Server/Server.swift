@@ -32,18 +32,21 @@ public final class Server: @unchecked Sendable {
         // the daemon holds the router that holds these routes.
         final class Daemon: @unchecked Sendable { weak var server: HTTPServer? }
         let daemon = Daemon()
+        let api = APIRouter(
+            application: application, streams: admission,
+            creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
+            configuration: configuration, telemetry: telemetry)
+        let client = ClientFiles()
         let router = Router(
             edge: EdgePolicy(
                 hosts: configuration.allowedHosts.map(AllowedHosts.init) ?? .loopback,
                 proxies: (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none,
                 telemetry: telemetry),
-            api: APIRouter(
-                application: application, streams: admission,
-                creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
-                configuration: configuration, telemetry: telemetry),
+            api: api,
             files: StaticFiles(directory: configuration.publicDirectory),
             pages: configuration.pages,
-            client: ClientFiles(),
+            firstPaint: Self.firstPaint(api: api, client: client, configuration: configuration),
+            client: client,
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
             authenticate: configuration.authenticate,
             whyNotReady: { [weak application] in
@@ -60,6 +63,16 @@ public final class Server: @unchecked Sendable {
         self.router = router
         http = HTTPServer(configuration: configuration, telemetry: telemetry, router: router.respond(to:))
         daemon.server = http
+    }
+
+    /// The pages' first paint, unless it is off or the client's table of binding kinds cannot be read.
+    private static func firstPaint(api: APIRouter, client: ClientFiles, configuration: ServerConfiguration) -> FirstPaint? {
+        guard configuration.firstPaint else { return nil }
+        guard let script = client.data(named: "kinds.js"), let kinds = try? BindingKinds(script: script) else {
+            configuration.runtime.logger.warning("pages go without their first paint: the client's kinds.js cannot be read")
+            return nil
+        }
+        return FirstPaint(api: api, render: PageRender(kinds: kinds), startWait: configuration.firstPaintWait, authenticate: configuration.authenticate)
     }
 
     /// Routes `request` as a connection would, without libmicrohttpd or a

@@ -71,6 +71,13 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryBytes = 16 * 1024
     /// Seconds an idle (not suspended) connection may stay open.
     public var connectionTimeoutSeconds: UInt32 = 120
+    /// Whether HTML pages arrive with their values (`FirstPaint`): each bound root
+    /// rendered with its session's snapshot, which the client adopts.
+    public var firstPaint = true
+    /// How long a session made for a page's first paint may take over its start
+    /// inputs (`data-bindery-start`) before the page goes without what they bring
+    /// (the stream brings it after).
+    public var firstPaintWait: Duration = .seconds(1)
     /// The `retry:` each stream starts with: how long a client waits before reconnecting.
     public var retryMilliseconds = 1_000
     /// How often a `: keep-alive` comment goes down every stream.

@@ -45,6 +45,9 @@ struct ClientFiles: Sendable {
         missing = nil
     }
 
+    /// The bytes of the client's file `name`, if it is there.
+    func data(named name: String) -> Data? { files[name]?.data }
+
     /// The answer to `GET /_bindery/<version>/<name>`.
     func respond(to request: Request, path: ArraySlice<String>) throws -> Response {
         guard request.method == "GET" || request.method == "HEAD" else {

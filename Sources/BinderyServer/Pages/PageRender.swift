@@ -1,0 +1,133 @@
+import Bindery
+
+/// Writes a session's output values into a bound root of a page, as the browser
+/// client would once it had them (`Client/dom.js`'s `applyBindings` and the
+/// binding's list rendering), by the same table of kinds (`BindingKinds`).
+/// Every value goes in escaped. What the client alone can do stays for it:
+/// styles (the Content-Security-Policy forbids style attributes) and signals.
+struct PageRender {
+    let kinds: BindingKinds
+
+    /// Applies `outputs` (by name) to `root` and the elements inside it, outside templates.
+    func render(_ root: HTMLElement, outputs: [String: JSONValue]) {
+        var elements: [HTMLElement] = []
+        root.walk(entering: { $0.name != "template" }) { element in
+            if element === root || element.name != "template" { elements.append(element) }
+        }
+        func value(_ path: String) -> JSONValue?? {
+            let name = path.prefix { $0 != "." }
+            guard let output = outputs[String(name)] else { return .none }
+            return .some(output.picked(path))
+        }
+        for element in elements {
+            apply(element, prefix: "data-") { path in value(path) }
+            if let path = element["data-list"], let items = value(path) {
+                renderList(element, items: items)
+            }
+        }
+    }
+
+    /// The rows of `items` from `container`'s `<template>`, after it, keyed as the client keys them.
+    private func renderList(_ container: HTMLElement, items: JSONValue?) {
+        guard case .array(let items)? = items,
+            let template = container.elements.first(where: { $0.name == "template" }),
+            let prototype = template.elements.first
+        else { return }
+        let keyField = container["data-key"] ?? "id"
+        let rows = items.enumerated().map { index, item -> HTMLNode in
+            let row = prototype.copy()
+            if case .object(let members) = item, let key = members[keyField] {
+                row.set("data-key", key.javaScriptString)
+            } else {
+                row.set("data-key", String(index))
+            }
+            row.walk(entering: { $0.name != "template" }) { element in
+                apply(element, prefix: "data-item-") { path in .some(path == "." ? item : item.picked("." + path)) }
+            }
+            return .element(row)
+        }
+        guard let at = container.children.firstIndex(where: { if case .element(let e) = $0 { return e === template } else { return false } }) else {
+            return
+        }
+        container.children.insert(contentsOf: rows, at: at + 1)
+    }
+
+    /// Applies the bindings of `element` whose attribute starts with `prefix`; `value`
+    /// gives a path's value (nil: the output is not there, so the binding waits).
+    private func apply(_ element: HTMLElement, prefix: String, value: (String) -> JSONValue??) {
+        for (name, path) in element.attributes where name.hasPrefix(prefix) {
+            guard let kind = kinds.kind(name.dropFirst(prefix.count)), let found = value(path ?? "") else { continue }
+            let value = found == .null ? nil : found
+            switch kind.effect {
+            case .text:
+                element.children = [.text(HTMLText.escaped(value?.javaScriptString ?? ""))]
+            case .value:
+                setValue(element, value)
+            case .hidden:
+                toggle(element, "hidden", kind.isOn(value))
+            case .disabled:
+                toggle(element, "disabled", kind.isOn(value))
+            case .attribute:
+                guard let name = kind.name else { continue }
+                switch value {
+                case nil, .bool(false)?: element.remove(name)
+                case .bool(true)?: element.set(name, "")
+                case let value?: element.set(name, value.javaScriptString)
+                }
+            case .class:
+                guard let name = kind.name else { continue }
+                toggleClass(element, name, value?.isTruthy ?? false)
+            case .style, .list, .signal:
+                continue
+            }
+        }
+    }
+
+    /// `element.value = value ?? ""` (a checkbox: `checked = !!value`), as HTML says it.
+    private func setValue(_ element: HTMLElement, _ value: JSONValue?) {
+        let text = value?.javaScriptString ?? ""
+        switch element.name {
+        case "input" where element["type"]?.lowercased() == "checkbox":
+            toggle(element, "checked", value?.isTruthy ?? false)
+        case "input", "button", "option", "data", "param":
+            element.set("value", text)
+        case "textarea", "output":
+            element.children = [.text(HTMLText.escaped(text))]
+        case "select":
+            var chosen = false
+            element.walk { option in
+                guard option.name == "option" else { return }
+                let optionValue = option["value"] ?? Self.collapsed(CharacterReferences.resolved(option.sourceText))
+                let selected = !chosen && optionValue == text
+                chosen = chosen || selected
+                toggle(option, "selected", selected)
+            }
+        default:
+            break
+        }
+    }
+
+    private func toggle(_ element: HTMLElement, _ attribute: String, _ on: Bool) {
+        if on {
+            if !element.has(attribute) { element.set(attribute, "") }
+        } else {
+            element.remove(attribute)
+        }
+    }
+
+    /// `classList.toggle(name, on)`: the list rewritten only when it changes.
+    private func toggleClass(_ element: HTMLElement, _ name: String, _ on: Bool) {
+        var classes: [String] = []
+        for token in (element["class"] ?? "").split(whereSeparator: { " \t\n\r\u{0C}".contains($0) }) where !classes.contains(String(token)) {
+            classes.append(String(token))
+        }
+        guard classes.contains(name) != on else { return }
+        if on { classes.append(name) } else { classes.removeAll { $0 == name } }
+        element.set("class", classes.joined(separator: " "))
+    }
+
+    /// An option's text as its value: whitespace collapsed and trimmed.
+    private static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: { " \t\n\r\u{0C}".contains($0) }).joined(separator: " ")
+    }
+}
