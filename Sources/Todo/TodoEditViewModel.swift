@@ -13,6 +13,8 @@ public final class TodoEditViewModel {
     public let error: Signal<String>
     /// The title was saved: the page goes back to the list.
     public let saved: Signal<Bool>
+    /// What saving did, in words, for the page the person goes back to (a flash).
+    public let message: Signal<String>
 
     private let disposeBag = DisposeBag()
 
@@ -22,16 +24,20 @@ public final class TodoEditViewModel {
         list = .just(item.list)
         self.draft = draft.asDriver()
         canSave = draft.map { if case .success = TodoStore.validate($0) { return true } else { return false } }.asDriver(onErrorJustReturn: false)
-        let errors = PublishRelay<String>(), saves = PublishRelay<Bool>()
+        let errors = PublishRelay<String>(), saves = PublishRelay<Bool>(), messages = PublishRelay<String>()
         error = errors.asSignal()
         saved = saves.asSignal()
+        message = messages.asSignal()
         save.withLatestFrom(draft).subscribe(onNext: { text in
             switch TodoStore.validate(text) {
             case .success(let title):
                 // Saved once committed: the input's answer waits for it, and fails if the write did.
                 let answer = AnswerHold.take()
                 store.rename(item.id ?? -1, in: item.list, to: title) { result in
-                    if case .success = result { saves.accept(true) }
+                    if case .success = result {
+                        messages.accept("Saved “\(title)”.")
+                        saves.accept(true)
+                    }
                     TodoStore.settle(result, answer: answer, refused: errors.accept)
                 }
             case .failure(let problem):

@@ -310,6 +310,38 @@ final class ViewModelShapeTests: XCTestCase {
         XCTAssertEqual(application.sessionCount, 0)
     }
 
+    /// What a page's date and time fields send (ISO 8601) reads as a `Date`; so does a number,
+    /// Foundation's own encoding (seconds since 2001), which values kept before are in.
+    func testADateReadsFromWhatDateAndTimeFieldsSend() async throws {
+        final class Due: ViewModelBinding {
+            struct Input: Decodable { let due: Observable<Date> }
+            struct Output {
+                let seconds: Driver<Double>
+                let disposable: Disposable
+            }
+            func bind(_ input: Input) -> Output {
+                let seconds = BehaviorRelay<Double>(value: 0)
+                return Output(seconds: seconds.asDriver(), disposable: input.due.map(\.timeIntervalSince1970).bind(to: seconds))
+            }
+        }
+        application.register("due") { _ in Due() }
+        let session = try await application.createSession("due")
+        let cases: [(String, String)] = [
+            (#""2026-11-27""#, "1795737600"), (#""2026-11-27T09:30""#, "1795771800"), (#""2026-11-27T09:30:00Z""#, "1795771800"),
+            (#""2026-11-27T09:30:15.250Z""#, "1795771815.25"), (#""2026-11-27T09:30:00+01:00""#, "1795768200"),
+            ("817430400", "1795737600"),
+        ]
+        for (json, seconds) in cases {
+            let snapshot = try await session.send(input: "due", payload: Data(json.utf8))
+            XCTAssertEqual(outputs(snapshot)["seconds"], seconds, json)
+        }
+        for bad in [#""27/11/2026""#, #""2026-13-01""#, #""2026-02-30""#, #""tomorrow""#] {
+            await XCTAssertThrowsErrorAsync(try await session.send(input: "due", payload: Data(bad.utf8))) { error in
+                XCTAssertEqual((error as? BinderyError)?.code, .invalidPayload, bad)
+            }
+        }
+    }
+
     func testCreationParametersReachTheFactory() async throws {
         struct Parameters: Decodable { let start: String }
         application.register("named") { context -> PropertyViewModel in

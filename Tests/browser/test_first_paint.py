@@ -81,6 +81,9 @@ def document(rng):
     record = {
         "name": scalar(rng), "title": rng.choice([rng.choice(HOSTILE), scalar(rng)]), "choice": rng.choice(["a", "b", "c"]),
         "count": scalar(rng), "tags": [scalar(rng) for _ in range(rng.randrange(4))], "color": rng.choice(["teal", "red", ""]),
+        "errors": rng.choice([None, "not an object", {
+            name: rng.choice([scalar(rng), [scalar(rng), scalar(rng)]]) for name in rng.sample(["name", "email", "size", "other"], rng.randrange(5))
+        }]),
     }
     if rng.random() < 0.15:
         record = rng.choice([None, "a string", [1, 2]])  # paths into it read nothing
@@ -169,6 +172,30 @@ def test_with_scripts_off_a_page_shows_its_values_and_a_new_session_of_its_own(s
     assert [row.text for row in scriptless.find_elements(By.CSS_SELECTOR, "#k-list li span")] == ["first", "second"]
     scriptless.get(f"{painting.url}/simple.html")
     assert scriptless.find_element(By.ID, "change").text == "Change to blue"
+
+
+def field_errors(driver):
+    """The bindings page's form: each field's aria-invalid and the texts its aria-describedby names."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll("#k-form [name]")].map((field) => [field.name, field.value,
+          field.getAttribute("aria-invalid"), (field.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
+            .map((id) => document.getElementById(id)?.textContent)]);""")
+
+
+def test_field_errors_stand_next_to_their_fields_and_go_when_the_output_clears_them(servers, scriptless, browser):
+    painting, _ = servers
+    expected = [["name", "", None, ["as people know you"]], ["email", "", "true", ["an address has an @"]],
+                ["size", "s", "true", ["pick one S or M"]], ["size", "m", "true", ["pick one S or M"]]]
+    scriptless.get(f"{painting.url}/bindings.html")
+    assert field_errors(scriptless) == expected
+    browser.get(f"{painting.url}/bindings.html")
+    wait_open(browser)
+    assert field_errors(browser) == expected
+    sid = browser.execute_script("return window.bindery.sessionId")
+    painting.send("bindings", sid, "document", {"record": {"errors": {"name": "taken"}}}, cookies=browser_cookies(browser))
+    wait(browser, lambda b: field_errors(b)[0][2] == "true")
+    assert field_errors(browser) == [["name", "", "true", ["as people know you", "taken"]], ["email", "", None, []],
+                                     ["size", "s", None, []], ["size", "m", None, []]]
 
 
 def metric(server, name, view_model):

@@ -21,6 +21,11 @@ FORM = """
   <input name="nothing" type="checkbox" value="n">
   <input name="nothing" type="checkbox" value="m">
   <input name="avatar" type="file">
+  <input name="due" type="date" value="2026-11-27">
+  <input name="at" type="datetime-local" value="2026-11-27T09:30">
+  <input name="maybe" type="number">
+  <input name="when" type="date">
+  <input name="blank" value="">
   <textarea name="note">two
 lines</textarea>
 </form>
@@ -62,6 +67,11 @@ def test_a_form_sends_each_control_as_chosen(server, browser):
         "urgent": True,  # a lone checkbox: whether it is checked
         "nothing": [],
         "note": "two\nlines",
+        "due": "2026-11-27",  # a date field: ISO 8601, which a ViewModel's Date reads
+        "at": "2026-11-27T09:30",
+        "maybe": None,  # an empty optional number or date: null, not NaN or ""
+        "when": None,
+        "blank": "",  # an empty text is a text
     }, "and no file input: its path is the browser's fake one, not the file"
 
 

@@ -216,6 +216,12 @@ def test_the_edit_screen_saves_and_goes_back_to_the_list(server, browser):
     wait_open(browser)
     wait(browser, lambda b: titles(b) == ["earl grey", "scones"])
     assert stored(server, name) == [("earl grey", False), ("scones", False)]
+    # What saving said outlived the navigation (a flash), once: a reload does not show it again.
+    flash = browser.find_element(By.ID, "flash")
+    assert flash.text == "Saved “earl grey”." and flash.get_attribute("role") == "status"
+    browser.refresh()
+    wait_open(browser)
+    assert not browser.find_element(By.ID, "flash").is_displayed()
     # Back on the list, the page is live on its session: it does not move to the edit screen again.
     add(browser, "jam")
     assert "/todos.html" in browser.current_url

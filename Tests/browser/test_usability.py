@@ -86,7 +86,7 @@ def test_the_clicked_element_shows_its_input_is_on_its_way(server, browser):
 NUMBER_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>number</title></head>
 <body><main id="root">
-  <label>Item <input id="n" type="number" min="0" max="4" data-on-input="selectItem" data-debounce="0"></label>
+  <label>Item <input id="n" type="number" min="0" max="4" required data-on-input="selectItem" data-debounce="0"></label>
   <p class="error" data-bindery-errors></p>
   <ol id="opened"></ol>
 </main>

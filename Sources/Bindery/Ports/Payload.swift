@@ -38,7 +38,7 @@ enum Payload {
             throw BinderyError(.malformedJSON, "the body is not valid JSON")
         }
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try JSONDecoder.bindery.decode(type, from: data)
         } catch let error as DecodingError {
             throw BinderyError(.invalidPayload, explain(error))
         }

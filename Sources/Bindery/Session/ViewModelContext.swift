@@ -34,7 +34,7 @@ public struct ViewModelContext: Sendable {
     /// Decodes the creation parameters as `T`; throws a client-facing error on a mismatch.
     public func parameters<T: Decodable>(as type: T.Type) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Self.isAbsent(parameters) ? Data("{}".utf8) : parameters)
+            return try JSONDecoder.bindery.decode(T.self, from: Self.isAbsent(parameters) ? Data("{}".utf8) : parameters)
         } catch let error as DecodingError {
             throw BinderyError(.invalidPayload, "creation parameters: " + Payload.explain(error))
         }

@@ -67,7 +67,7 @@ final class SessionState: @unchecked Sendable {
         guard let stored else { return nil }
         let place = declared.count
         guard place < stored.count, stored[place].type == Self.name(of: T.self),
-            let value = try? JSONDecoder().decode(T.self, from: Data(stored[place].json.utf8))
+            let value = try? JSONDecoder.bindery.decode(T.self, from: Data(stored[place].json.utf8))
         else {
             allFound = false
             return nil

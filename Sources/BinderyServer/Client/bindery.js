@@ -33,6 +33,11 @@
 //   data-back="out"            a truthy value goes back a page, like Back (a child screen
 //                              that is done: data-back="saved"); a page opened directly
 //                              goes to data-back-page (default "/")
+//   data-field-errors="out"    an object of messages by field name: each shown next to its
+//                              field ([data-field-error="name"] or a span added after it),
+//                              the field aria-invalid and aria-describedby its message
+//   data-flash="out"           each value shown in the element and, if the page is left soon
+//                              after, on the next page's [data-bindery-flash] (once)
 //   Any output name works, "error", "open" and "message" included.
 //
 // Links:   <a href="/list.html" data-history-back>   Back to the page before, where this tab
@@ -113,6 +118,7 @@
 // SharedWorker). This one binds the page.
 
 import { Binding } from "./binding.js";
+import { showCarriedFlash } from "./notice.js";
 
 export { Binding };
 
@@ -199,6 +205,7 @@ function parametersOf(root) {
 
 /** Binds every `[data-bindery]` element of the page; `window.bindery` is the page's own binding, `window.binderyBindings` every one. */
 export async function bindPage() {
+  showCarriedFlash();
   const roots = [...document.querySelectorAll("[data-bindery]")];
   const parameters = sessionParametersOf(roots);
   const bindings = roots
@@ -218,6 +225,11 @@ document.addEventListener("click", (event) => {
   if (!link || history.length < 2) return;
   event.preventDefault();
   history.back();
+});
+
+// A page back from the back/forward cache binds nothing again, but shows what the page it came from left.
+addEventListener("pageshow", (event) => {
+  if (event.persisted) showCarriedFlash();
 });
 
 // Pages without [data-bindery] (the inspector) bind by hand with `connect`.

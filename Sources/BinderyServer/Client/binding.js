@@ -2,7 +2,7 @@
 
 import { pick, outputOf, setAttribute, applyBindings, isOutputAttribute, payloadOf, makeActivatable } from "./dom.js";
 import { openEventSource, SharedStream } from "./feeds.js";
-import { showNotice, hideNotice } from "./notice.js";
+import { showNotice, hideNotice, showFlash } from "./notice.js";
 import { isChanges, applyChanges } from "./changes.js";
 
 const api = (path) => `/api/${path}`;
@@ -718,6 +718,10 @@ export class Binding extends EventTarget {
       if (element.dataset.dialog !== undefined && matches(element.dataset.dialog)) this.#dialog(element, pick(value, element.dataset.dialog));
       if (element.dataset.navigate !== undefined && matches(element.dataset.navigate)) this.#navigate(element, pick(value, element.dataset.navigate));
       if (element.dataset.back !== undefined && matches(element.dataset.back)) this.#back(element, pick(value, element.dataset.back));
+      if (element.dataset.flash !== undefined && matches(element.dataset.flash)) {
+        const message = pick(value, element.dataset.flash);
+        if (message != null && message !== "") showFlash(element, typeof message === "string" ? message : JSON.stringify(message));
+      }
     }
     this.dispatchEvent(new CustomEvent("output", { detail: { name, value, id } }));
   }
@@ -1030,9 +1034,10 @@ function controlsOf(element) {
   return "validity" in element && element.tagName !== "BUTTON" ? [element] : [];
 }
 
-/** The first control of `element` that the browser finds invalid, or a number field without a number. */
+/**
+ * The first control of `element` that the browser finds invalid: a required field left
+ * empty, a value out of its min/max, text in a number field (an empty optional one sends null).
+ */
 function invalidControl(element) {
-  return controlsOf(element).find((control) =>
-    (control.willValidate && !control.checkValidity()) ||
-    ((control.type === "number" || control.type === "range") && Number.isNaN(control.valueAsNumber)));
+  return controlsOf(element).find((control) => (control.willValidate && !control.checkValidity()) || control.validity?.badInput);
 }

@@ -52,6 +52,59 @@ export function applyBindings(element, prefix, matches, valueOf) {
       case "class":
         element.classList.toggle(kind.name, !!value);
         break;
+      case "fieldErrors":
+        showFieldErrors(element, value);
+        break;
+    }
+  }
+}
+
+/** A field error's text: a message, or several joined; nothing for null, false or "". */
+export const errorText = (message) =>
+  message == null || message === false ? "" : Array.isArray(message) ? message.filter((m) => m != null).join(" ") : String(message);
+
+/** The id a field's error message gets where it has none: from the field's name, unique in the page. */
+export function errorId(name, taken) {
+  const base = `bindery-error-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+  let id = base;
+  for (let n = 2; taken(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/**
+ * Shows `errors` ({field name: message}) next to the named fields of `container`: in its
+ * [data-field-error="<name>"] element, else in a span.bindery-field-error added after the
+ * field (the group's last); the field gets aria-invalid and aria-describedby naming the message.
+ * A field without a message loses both and its message is emptied (and hidden).
+ */
+export function showFieldErrors(container, errors) {
+  const messages = errors !== null && typeof errors === "object" && !Array.isArray(errors) ? errors : {};
+  const controls = [...container.querySelectorAll("input[name], select[name], textarea[name]")].filter((c) => !c.closest("template"));
+  const groups = new Map();
+  for (const control of controls) groups.set(control.name, [...(groups.get(control.name) ?? []), control]);
+  for (const [name, group] of groups) {
+    const text = errorText(Object.hasOwn(messages, name) ? messages[name] : null);
+    let slot = [...container.querySelectorAll("[data-field-error]")].find((element) => element.dataset.fieldError === name);
+    if (!slot && text) {
+      slot = document.createElement("span");
+      slot.className = "bindery-field-error";
+      slot.dataset.fieldError = name;
+      group.at(-1).after(slot);
+    }
+    if (!slot) continue;
+    if (!slot.id) slot.id = errorId(name, (id) => document.getElementById(id) !== null);
+    slot.textContent = text;
+    slot.hidden = !text;
+    for (const control of group) {
+      const described = (control.getAttribute("aria-describedby") ?? "").split(/\s+/).filter((id) => id && id !== slot.id);
+      if (text) {
+        control.setAttribute("aria-invalid", "true");
+        described.push(slot.id);
+      } else {
+        control.removeAttribute("aria-invalid");
+      }
+      if (described.length > 0) control.setAttribute("aria-describedby", described.join(" "));
+      else control.removeAttribute("aria-describedby");
     }
   }
 }
@@ -136,11 +189,18 @@ function fieldValue(controls) {
   return controls.length > 1 ? controls.map(controlValue) : controlValue(first);
 }
 
+/** Fields whose value is a number, or a date or time as ISO 8601 text, or nothing (null) when empty. */
+const NUMBER_FIELDS = new Set(["number", "range"]);
+export const DATE_FIELDS = new Set(["date", "datetime-local", "time", "month", "week"]);
+
 // One control's value: a checkbox's checked state, a number field's number, a multiple
-// select's selected values, any other control's text.
+// select's selected values, any other control's text; an empty number, date or time field
+// (one that is not required: the browser refuses a required one) is null, as a ViewModel's
+// optional field reads it.
 function controlValue(element) {
   if (element.type === "checkbox") return element.checked;
-  if (element.type === "number" || element.type === "range") return element.valueAsNumber;
+  if ((NUMBER_FIELDS.has(element.type) || DATE_FIELDS.has(element.type)) && element.value === "") return null;
+  if (NUMBER_FIELDS.has(element.type)) return element.valueAsNumber;
   if (element instanceof HTMLSelectElement && element.multiple) return [...element.selectedOptions].map((option) => option.value);
   if (element.type === "file") return undefined;
   if ("value" in element && element.tagName !== "BUTTON") return element.value;

@@ -14,8 +14,12 @@
 //   attribute  an attribute: false or null remove it, true sets it empty, else String(v)
 //   class      a class, toggled on truthiness
 //   list       an array rendered from the element's <template>
+//   fieldErrors  an object of messages by field name ({"title": "too short"}): each shown
+//              next to its field (the container's [data-field-error="title"], else a
+//              span.bindery-field-error added after the field), the field aria-invalid and
+//              aria-describedby that message; a field with no message is valid again
 //   signal     something that happens once per value (a toast, a dialog, a
-//              navigation): the client only, never part of a first paint
+//              navigation, a flash): the client only, never part of a first paint
 export const BINDING_KINDS = {
   "text": { "effect": "text" },
   "value": { "effect": "value" },
@@ -27,10 +31,12 @@ export const BINDING_KINDS = {
   "attr-": { "effect": "attribute" },
   "class-": { "effect": "class" },
   "list": { "effect": "list" },
+  "field-errors": { "effect": "fieldErrors" },
   "toast": { "effect": "signal" },
   "dialog": { "effect": "signal" },
   "navigate": { "effect": "signal" },
-  "back": { "effect": "signal" }
+  "back": { "effect": "signal" },
+  "flash": { "effect": "signal" }
 };
 
 /** The kind of a binding attribute's name after its prefix ("class-done"): {effect, when, name}, or null. */

@@ -57,3 +57,49 @@ export function hideNotice(kind) {
   const element = document.querySelector("[data-bindery-notice]");
   if (element && element.dataset.kind === kind) element.hidden = true;
 }
+
+// --- Flash: a message that outlives the navigation that follows it ("Saved.", then back to the list).
+
+/** Where a flash waits for the next page of this tab. */
+const FLASH_KEY = "bindery.flash";
+/** A flash carries to the next page if that navigation starts within this many milliseconds of it. */
+const FLASH_CARRY_MS = 10_000;
+let lastFlash = null;
+
+/**
+ * Shows a flash's `text` in `element` (its own text, shown) and keeps it to carry: if the page
+ * is left soon after (the ViewModel navigated, the person followed a link), the next page of
+ * this tab shows it, once (`showCarriedFlash`).
+ */
+export function showFlash(element, text) {
+  element.textContent = text;
+  element.hidden = false;
+  element.setAttribute("role", "status");
+  lastFlash = { text, at: Date.now() };
+}
+
+addEventListener("pagehide", () => {
+  if (lastFlash && Date.now() - lastFlash.at < FLASH_CARRY_MS) {
+    try {
+      sessionStorage.setItem(FLASH_KEY, lastFlash.text);
+    } catch {}
+  }
+  lastFlash = null;
+});
+
+/** The flash the page before this one left, in the page's [data-bindery-flash] (else the notice), once. */
+export function showCarriedFlash() {
+  let text = null;
+  try {
+    text = sessionStorage.getItem(FLASH_KEY);
+    sessionStorage.removeItem(FLASH_KEY);
+  } catch {}
+  if (!text) return;
+  const places = [...document.querySelectorAll("[data-bindery-flash]")];
+  if (places.length === 0) return showNotice("flash", text, undefined, { fades: true });
+  for (const place of places) {
+    place.textContent = text;
+    place.hidden = false;
+    place.setAttribute("role", "status");
+  }
+}

@@ -77,9 +77,88 @@ struct PageRender {
             case .class:
                 guard let name = kind.name else { continue }
                 toggleClass(element, name, value?.isTruthy ?? false)
+            case .fieldErrors:
+                showFieldErrors(element, value)
             case .style, .list, .signal:
                 continue
             }
+        }
+    }
+
+    /// `showFieldErrors` of `Client/dom.js`: each named field's message next to it, the field
+    /// `aria-invalid` and `aria-describedby` that message.
+    private func showFieldErrors(_ container: HTMLElement, _ errors: JSONValue?) {
+        let messages: [String: JSONValue]
+        if case .object(let object)? = errors { messages = object } else { messages = [:] }
+        var groups: [(name: String, controls: [(control: HTMLElement, parent: HTMLElement)])] = []
+        var slots: [(name: String, element: HTMLElement)] = []
+        var ids: Set<String> = []
+        func visit(_ element: HTMLElement) {
+            for child in element.elements {
+                if let id = child["id"] { ids.insert(id) }
+                if let name = child["data-field-error"] { slots.append((name, child)) }
+                if ["input", "select", "textarea"].contains(child.name), let name = child["name"] {
+                    if let index = groups.firstIndex(where: { $0.name == name }) {
+                        groups[index].controls.append((child, element))
+                    } else {
+                        groups.append((name, [(child, element)]))
+                    }
+                }
+                if child.name != "template" { visit(child) }
+            }
+        }
+        visit(container)
+        for (name, controls) in groups {
+            let text = Self.errorText(messages[name])
+            var slot = slots.first { $0.name == name }?.element
+            if slot == nil && !text.isEmpty, let (last, parent) = controls.last {
+                let made = HTMLElement(name: "span", attributes: [("class", "bindery-field-error"), ("data-field-error", name)])
+                let at = parent.children.firstIndex { if case .element(let e) = $0 { return e === last } else { return false } } ?? parent.children.count - 1
+                parent.children.insert(.element(made), at: at + 1)
+                slot = made
+            }
+            guard let slot else { continue }
+            if slot["id"] == nil {
+                // As the client's /[^A-Za-z0-9_-]/g, unit by UTF-16 unit.
+                let base =
+                    "bindery-error-"
+                    + String(
+                        name.utf16.map { unit -> Character in
+                            let ascii = UInt8(truncatingIfNeeded: unit)
+                            let kept = unit < 0x80 && (ascii.isLetterOrDigit || ascii == UInt8(ascii: "_") || ascii == UInt8(ascii: "-"))
+                            return kept ? Character(Unicode.Scalar(ascii)) : "_"
+                        })
+                var id = base
+                var n = 2
+                while ids.contains(id) {
+                    id = "\(base)-\(n)"
+                    n += 1
+                }
+                ids.insert(id)
+                slot.set("id", id)
+            }
+            let id = slot["id"] ?? ""
+            slot.children = text.isEmpty ? [] : [.text(HTMLText.escaped(text))]
+            toggle(slot, "hidden", text.isEmpty)
+            for (control, _) in controls {
+                var described = (control["aria-describedby"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init).filter { $0 != id }
+                if text.isEmpty {
+                    control.remove("aria-invalid")
+                } else {
+                    control.set("aria-invalid", "true")
+                    described.append(id)
+                }
+                if described.isEmpty { control.remove("aria-describedby") } else { control.set("aria-describedby", described.joined(separator: " ")) }
+            }
+        }
+    }
+
+    /// `errorText` of `Client/dom.js`: a message, or several joined by spaces; "" for null or false.
+    private static func errorText(_ message: JSONValue?) -> String {
+        switch message {
+        case nil, .null?, .bool(false)?: return ""
+        case .array(let items)?: return items.filter { $0 != .null }.map(\.javaScriptString).joined(separator: " ")
+        case let message?: return message.javaScriptString
         }
     }
 
@@ -130,4 +209,9 @@ struct PageRender {
     private static func collapsed(_ text: String) -> String {
         text.split(whereSeparator: { " \t\n\r\u{0C}".contains($0) }).joined(separator: " ")
     }
+}
+
+extension UInt8 {
+    /// An ASCII letter or digit.
+    fileprivate var isLetterOrDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
 }

@@ -29,7 +29,10 @@ final class BindingsViewModel: ViewModelBinding {
     static let initialDocument: JSONValue = [
         "text": "Hello, <b>world</b>",
         "flag": true,
-        "record": ["name": "Ada", "title": "\"Notes\" </template>", "choice": "b", "count": 3, "tags": ["x", "y"], "color": "teal"],
+        "record": [
+            "name": "Ada", "title": "\"Notes\" </template>", "choice": "b", "count": 3, "tags": ["x", "y"], "color": "teal",
+            "errors": ["email": "an address has an @", "size": ["pick one", "S or M"]],
+        ],
         "items": [["id": 1, "title": "first", "done": false], ["id": 2, "title": "second", "done": true]],
     ]
 
