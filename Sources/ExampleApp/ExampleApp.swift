@@ -32,6 +32,8 @@ public enum ExampleApp {
         // Pages at real URLs: the path gives the ViewModel its creation parameters.
         app.page("/profile/:userID(int)", file: "profile.html", viewModel: "profile")
         app.page("/todos/:list", file: "todos.html", viewModel: "todos")
+        // The avatar page's file: an image of at most 256 KiB.
+        app.upload("photo", of: "avatar", maxBytes: 262_144, contentTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"])
         register(app.application)
         return app
     }

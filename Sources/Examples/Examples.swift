@@ -47,6 +47,9 @@ public enum Examples {
                 .send(.clearDone),
             ]
         ) { _ in TaskListReactor() }
+        application.register(
+            "avatar", summary: "A picture sent from the page as a file (an upload): its bytes checked, kept as the session's."
+        ) { _ in AvatarViewModel() }
         application.register("bindings", summary: "Every binding kind on one page: a JSON document whose fields each kind of element shows.") { _ in
             BindingsViewModel()
         }

@@ -382,7 +382,7 @@ package final class Session: @unchecked Sendable {
         perform(
             { [self] in
                 guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
-                admitted.admission = inputKeys.admit(key, fingerprint: InputKeys.fingerprint(name, payload), completion: completion)
+                admitted.admission = inputKeys.admit(key, fingerprint: InputKeys.fingerprint(name, UploadPayload.identity(of: payload)), completion: completion)
                 switch admitted.admission {
                 case .apply:
                     inputTurn.key = (id, key)

@@ -26,6 +26,8 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     private let authenticator = Locked<Authenticator?>(nil)
     /// The pages given to `page`, for the servers made after.
     private let pages = Locked<[PageRoute]>([])
+    /// The inputs given to `upload`, for the servers made after.
+    private let uploads = Locked<[UploadRule]>([])
 
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
@@ -95,6 +97,20 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         pages.withLock { $0.append(route) }
     }
 
+    /// Lets `input` of `viewModel` (an `Observable<Upload>`, `Signal` or `Driver`) take a
+    /// file sent as the body of its `POST`, with its own `Content-Type`: at most `maxBytes`
+    /// (larger is 413, refused by its `Content-Length` before it is sent, or as it arrives),
+    /// of `contentTypes` (`image/png`, `image/*`; empty: any; another is 415). The body goes
+    /// to disk as it arrives; the ViewModel gets an `Upload`. Call before `run`.
+    ///
+    /// ```swift
+    /// app.upload("photo", of: "avatar", maxBytes: 262_144, contentTypes: ["image/png", "image/jpeg"])
+    /// ```
+    public func upload(_ input: String, of viewModel: String, maxBytes: Int, contentTypes: [String] = []) {
+        let rule = UploadRule(viewModel: viewModel, input: input, maxBytes: maxBytes, contentTypes: contentTypes)
+        uploads.withLock { $0.append(rule) }
+    }
+
     /// Authenticates every `/api` request with `authenticate` before it is
     /// routed: it returns who asks (or nil, someone anonymous) or throws
     /// `AuthenticationError` (401 or 403, as JSON). The identity reaches the
@@ -118,6 +134,7 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         var configuration = configuration
         if let authenticate = authenticator.withLock({ $0 }) { configuration.authenticate = authenticate }
         configuration.pages += pages.withLock { $0 }
+        configuration.uploads += uploads.withLock { $0 }
         return Server(application: application, configuration: configuration)
     }
 

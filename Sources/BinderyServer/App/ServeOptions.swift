@@ -214,6 +214,10 @@ public enum ServeOptions {
             "unused-session-idle", "<seconds>", "Seconds before a session nobody streamed from or sent an input to is disposed.",
             get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }
         ) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        value(
+            "upload-directory", "<path>", "Folder uploads arrive in before their input takes them (default: a temporary one of the server's own).",
+            get: { $0.uploadDirectory?.path ?? "" }
+        ) { $0.uploadDirectory = URL(fileURLWithPath: $1) },
         flag("no-first-paint", "Serve pages as written: their values come once the script has connected (default: in the page).") {
             $0.firstPaint = false
         },

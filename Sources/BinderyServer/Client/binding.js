@@ -534,12 +534,16 @@ export class Binding extends EventTarget {
         const sessionId = this.sessionId;
         let response, body;
         try {
-          response = await fetch(`${this.url}/inputs/${item.input}`, {
-            method: "POST",
-            headers: { "Content-Type": "application/json", "Idempotency-Key": item.key },
-            body: item.payload === undefined ? "" : JSON.stringify(item.payload),
-          });
-          body = await response.json().catch(() => ({}));
+          if (item.payload instanceof Blob) {
+            ({ response, body } = await this.#upload(item));
+          } else {
+            response = await fetch(`${this.url}/inputs/${item.input}`, {
+              method: "POST",
+              headers: { "Content-Type": "application/json", "Idempotency-Key": item.key },
+              body: item.payload === undefined ? "" : JSON.stringify(item.payload),
+            });
+            body = await response.json().catch(() => ({}));
+          }
         } catch {
           // No answer: the input waits at the head of the queue until the server is back.
           this.#check();
@@ -580,6 +584,54 @@ export class Binding extends EventTarget {
     } finally {
       this.#draining = false;
     }
+  }
+
+  /**
+   * Sends a file as the body of an input (an upload), with its type and name, reporting
+   * its progress: a `progress` event ({input, loaded, total}) and every
+   * `[data-upload-progress="<input>"]` element of the root (a <progress>, shown while it
+   * goes). Resolves like fetch's answer; rejects if there was none.
+   */
+  #upload(item) {
+    const file = item.payload;
+    const bars = [...this.root.querySelectorAll("[data-upload-progress]")].filter((bar) => bar.dataset.uploadProgress === item.input);
+    const report = (loaded, total) => {
+      for (const bar of bars) {
+        bar.max = total || 1;
+        bar.value = loaded;
+        bar.hidden = false;
+      }
+      this.dispatchEvent(new CustomEvent("progress", { detail: { input: item.input, loaded, total } }));
+    };
+    return new Promise((resolve, reject) => {
+      const request = new XMLHttpRequest();
+      request.open("POST", `${this.url}/inputs/${item.input}`);
+      request.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+      request.setRequestHeader("Idempotency-Key", item.key);
+      if (file.name) request.setRequestHeader("X-Bindery-Filename", encodeURIComponent(file.name));
+      request.upload.addEventListener("progress", (event) => report(event.loaded, event.lengthComputable ? event.total : file.size));
+      request.addEventListener("load", () => {
+        report(file.size, file.size);
+        for (const bar of bars) bar.hidden = true;
+        let body = {};
+        try {
+          body = JSON.parse(request.responseText);
+        } catch {}
+        const response = {
+          status: request.status,
+          ok: request.status >= 200 && request.status < 300,
+          headers: { get: (name) => request.getResponseHeader(name) },
+        };
+        resolve({ response, body });
+      });
+      const failed = () => {
+        for (const bar of bars) bar.hidden = true;
+        reject(new Error("no answer"));
+      };
+      request.addEventListener("error", failed);
+      request.addEventListener("abort", failed);
+      request.send(file);
+    });
   }
 
   #refuse(item, message, body = { error: "not_sent", message }) {
@@ -625,7 +677,11 @@ export class Binding extends EventTarget {
     try {
       if (this.#storedUnder && this.#storedUnder !== key) sessionStorage.removeItem(this.#storedUnder);
       if (this.queue.length === 0) sessionStorage.removeItem(key);
-      else sessionStorage.setItem(key, JSON.stringify(this.queue.map(({ input, payload, key }) => ({ input, payload, key }))));
+      // A file cannot be kept there: an upload waits as long as the page does.
+      else {
+        const kept = this.queue.filter(({ payload }) => !(payload instanceof Blob));
+        sessionStorage.setItem(key, JSON.stringify(kept.map(({ input, payload, key }) => ({ input, payload, key }))));
+      }
       this.#storedUnder = key;
     } catch {
       // No storage (a private window's quota): the queue lives as long as the page.

@@ -166,6 +166,12 @@ export function payloadOf(element, item, key, keyField) {
       const value = fieldValue(controls);
       if (value !== undefined) fields[name] = value;
     }
+    // A form with a file sends the file itself (an upload input), not JSON: its other fields stay.
+    const files = Object.entries(fields).filter(([, value]) => value instanceof Blob);
+    if (files.length > 0) {
+      if (Object.keys(fields).length > 1) console.warn(`bindery: the form sends its file "${files[0][0]}" alone: an upload carries one file and nothing else`);
+      return files[0][1];
+    }
     // A form without named fields sends nothing: what an input that takes no payload accepts.
     return Object.keys(fields).length > 0 ? fields : undefined;
   }
@@ -175,17 +181,13 @@ export function payloadOf(element, item, key, keyField) {
 
 // The value of the controls of one name, as the person chose it: the checked radio's
 // (null if none is), the values of the checked boxes of a group (a lone box: whether it
-// is checked), several fields of one name as an array. A file input has no JSON value
-// (the browser gives a fake path, not the file): it is left out, and said so.
+// is checked), several fields of one name as an array; a file input's chosen file (a
+// File, sent as the body of an upload), null when none is chosen.
 function fieldValue(controls) {
   const [first] = controls;
   if (first === undefined) return undefined;
   if (first.type === "radio") return controls.find((control) => control.checked)?.value ?? null;
   if (first.type === "checkbox" && controls.length > 1) return controls.filter((control) => control.checked).map((control) => control.value);
-  if (first.type === "file") {
-    console.warn(`bindery: the file input "${first.name}" is not sent: a JSON payload cannot carry its files`);
-    return undefined;
-  }
   return controls.length > 1 ? controls.map(controlValue) : controlValue(first);
 }
 
@@ -202,7 +204,7 @@ function controlValue(element) {
   if ((NUMBER_FIELDS.has(element.type) || DATE_FIELDS.has(element.type)) && element.value === "") return null;
   if (NUMBER_FIELDS.has(element.type)) return element.valueAsNumber;
   if (element instanceof HTMLSelectElement && element.multiple) return [...element.selectedOptions].map((option) => option.value);
-  if (element.type === "file") return undefined;
+  if (element.type === "file") return element.files?.[0] ?? null;
   if ("value" in element && element.tagName !== "BUTTON") return element.value;
   return undefined;
 }

@@ -25,6 +25,8 @@ struct Request: Sendable {
     var browser: String?
     /// Who asks, as the app's authentication said (nil: no authentication, or anonymous).
     var identity: Identity?
+    /// The token of the file its body was, for an upload input (`UploadedFiles`); its `body` is then empty.
+    var upload: String?
     /// Every header and cookie, for the app's authentication; only gathered when the app has one.
     var everything: (headers: [String: String], cookies: [String: String])?
     /// The path's segments, without empty ones.

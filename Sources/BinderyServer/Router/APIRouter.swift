@@ -118,10 +118,12 @@ struct APIRouter: Sendable {
         case .input:
             try allow(request, route.methods)
             let name = path[3]
-            try checkJSONBody(request)
+            // An upload's body was its file: the input gets the token that names it.
+            let body = request.upload.map(UploadPayload.json(token:)) ?? request.body
+            if request.upload == nil { try checkJSONBody(request) }
             let key = try Self.inputKey(request)
             return try onSession(
-                { [body = request.body] session, done in session.send(input: name, payload: body, key: key, completion: done) },
+                { session, done in session.send(input: name, payload: body, key: key, completion: done) },
                 answer: { Self.response($0) { .json($0.json, headers: $0.isReplay ? Self.replayed : []) } })
         }
     }

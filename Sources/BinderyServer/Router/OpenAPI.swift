@@ -100,7 +100,7 @@ enum OpenAPI {
                                 "description": "The client's key for this input: sent again with it, the input is not applied again",
                             ]
                         ],
-                        "requestBody": ["required": .bool(!isVoid), "content": ["application/json": ["schema": input.schema]]],
+                        "requestBody": ["required": .bool(!isVoid), "content": Self.content(of: input.schema)],
                         "responses": .object(["200": snapshot].merging(errors(.input, "POST")) { a, _ in a }),
                     ],
                 ]
@@ -153,4 +153,12 @@ enum OpenAPI {
         let one = "[A-Za-z0-9_-]{1,64}/([A-Za-z0-9_-]{22}|[0-9a-f]{32})(@[0-9]{1,19})?"
         return "^\(one)(,\(one)){0,63}$"
     }()
+
+    /// An input's request body: JSON, or for an upload (`Upload`) the file itself, of any type.
+    private static func content(of schema: JSONValue) -> JSONValue {
+        if case .object(let object) = schema, object["x-bindery-upload"] == .bool(true) {
+            return ["application/octet-stream": ["schema": schema], "*/*": ["schema": schema]]
+        }
+        return ["application/json": ["schema": schema]]
+    }
 }

@@ -58,6 +58,9 @@ final class Connection: @unchecked Sendable {
         var progress: (reads: UInt32?, held: Int32, since: ContinuousClock.Instant)
         /// The socket was shut down: libmicrohttpd closes the connection at its next look.
         var isShutDown = false
+        /// The token of the current request's upload (`UploadedFiles`), from its body's end
+        /// until the request is done: then its file goes, unless the ViewModel moved it.
+        var uploadToken: String?
     }
 
     /// A time by which the request must have moved on, and what it is if it has not.
@@ -162,6 +165,15 @@ final class Connection: @unchecked Sendable {
                     let refusal = HTTPError(status: 400, code: "invalid_url", message: problem)
                     return .result(queue(server.refused(refusal, reason: .invalidURL, client: peer).closing, in: &state, method: method, path: url))
                 }
+                if !server.uploads.isEmpty, method == "POST", let rule = server.uploads.rule(for: url) {
+                    switch startUpload(rule) {
+                    case .success(let body):
+                        if let body { state.phase = .receiving(body) }
+                        if body != nil { return .result(.YES) }
+                    case .failure(let refusal):
+                        return .result(queue(refusal.closing, in: &state, method: method, path: url))
+                    }
+                }
                 if let length = header("Content-Length").flatMap(Int.init), length > server.configuration.maxBodyBytes {
                     return .result(queue(server.tooLarge.closing, in: &state, method: method, path: url))
                 }
@@ -178,7 +190,10 @@ final class Connection: @unchecked Sendable {
             case .answered(let response):
                 return .result(queue(response, in: &state, method: method, path: url))
             case .receiving(let body):
-                if body.isTooLarge { return .result(queue(server.tooLarge.closing, in: &state, method: method, path: url)) }
+                if body.isTooLarge {
+                    let refusal = body.file == nil ? server.tooLarge : server.uploads.tooLarge(url)
+                    return .result(queue(refusal.closing, in: &state, method: method, path: url))
+                }
                 if state.isDraining {
                     // The process is still up while it drains: only readiness says no.
                     let answer = url == "/healthz" ? Router.healthy : server.stopping.closing
@@ -188,6 +203,14 @@ final class Connection: @unchecked Sendable {
                 // A page reads any argument (its roots' sessions, data-bindery-query); the API only its own.
                 let query = url.hasPrefix("/api/") ? values(.GET_ARGUMENT_KIND, Request.queryNames) : all(.GET_ARGUMENT_KIND, lowercased: false)
                 var request = Request(method: method, path: url, headers: headers, body: body.data, query: query)
+                if let file = body.file {
+                    guard let upload = file.finish() else {
+                        return .result(queue(UploadReceiving.failed(file.failure).closing, in: &state, method: method, path: url))
+                    }
+                    let token = UploadedFiles.shared.register(upload)
+                    state.uploadToken = token
+                    request.upload = token
+                }
                 request.version = String(cString: cVersion)
                 request.repeatedHeaders = repeated
                 request.peer = peer
@@ -330,6 +353,12 @@ final class Connection: @unchecked Sendable {
     private func finishRequest(_ state: inout State, next: Phase) {
         // The next request's headers, kept-alive or not, are due within the header timeout.
         state.deadline = Deadline(at: .now + server.configuration.headerTimeout, reason: .headerTimeout)
+        // An upload's file goes with its request: answered (unless moved), refused, or cut off.
+        if let token = state.uploadToken {
+            UploadedFiles.shared.finish(token)
+            state.uploadToken = nil
+        }
+        if case .receiving(let body) = state.phase { body.file?.delete() }
         switch state.phase {
         case .idle, .done:
             if case .done = next { state.phase = .done }
@@ -394,6 +423,21 @@ final class Connection: @unchecked Sendable {
         let result = MHD_queue_response(pointer, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
+    }
+
+    /// The body of an upload to `rule`'s input, to its file; nil when the request is not
+    /// an upload after all (no body type, or JSON: the input refuses it as a payload),
+    /// or why it is refused before its body (its type, its declared length, no room).
+    private func startUpload(_ rule: UploadRule) -> Result<RequestBody?, HTTPError> {
+        guard let type = header("Content-Type"), !UploadReceiving.isJSON(type) else { return .success(nil) }
+        guard rule.allows(type) else { return .failure(UploadReceiving.wrongType(type, rule)) }
+        if let length = header("Content-Length").flatMap(Int.init), length > rule.maxBytes {
+            return .failure(server.uploads.tooLarge(rule))
+        }
+        guard let file = UploadFile(directory: server.uploads.directory, filename: header("X-Bindery-Filename"), contentType: type) else {
+            return .failure(UploadReceiving.failed(errno))
+        }
+        return .success(RequestBody(limit: rule.maxBytes, file: file))
     }
 
     private func header(_ name: String) -> String? {

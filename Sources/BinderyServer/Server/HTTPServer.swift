@@ -46,6 +46,10 @@ final class HTTPServer: @unchecked Sendable {
     /// Tells streams whose client hung up while they slept: from `start` until
     /// the daemon has stopped (no stream exists outside that time).
     private(set) var hangups: HangupWatcher!
+    /// Which requests are uploads, and the folder their files arrive in.
+    let uploads: UploadReceiving
+    /// The folder was made for this server (no --upload-directory): it goes when the server stops.
+    private let ownsUploadDirectory: Bool
     /// libmicrohttpd's logger closure: allocated here, freed once the daemon has stopped.
     private let logger: UnsafeMutablePointer<bindery_mhd_logger>
 
@@ -59,6 +63,11 @@ final class HTTPServer: @unchecked Sendable {
         self.telemetry = telemetry
         self.router = router
         proxies = (try? TrustedProxies(parsing: configuration.trustedProxies.joined(separator: ","))) ?? .none
+        ownsUploadDirectory = configuration.uploadDirectory == nil
+        uploads = UploadReceiving(
+            rules: configuration.uploads,
+            directory: configuration.uploadDirectory
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("bindery-uploads-\(getpid())-\(SessionID.make())"))
         logger = .allocate(capacity: 1)
         logger.initialize(to: bindery_mhd_logger(log: libmicrohttpdMessage, cls: nil))
     }
@@ -84,6 +93,13 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening.
     func start() throws {
+        if !uploads.isEmpty {
+            do {
+                try FileManager.default.createDirectory(at: uploads.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ServerError("uploads cannot arrive in \(uploads.directory.path): \(error.localizedDescription)")
+            }
+        }
         var address = in_addr()
         guard inet_pton(AF_INET, configuration.host, &address) == 1 else {
             throw ServerError("the host must be an IPv4 address such as 127.0.0.1 or 0.0.0.0 (got '\(configuration.host)')")
@@ -200,6 +216,8 @@ final class HTTPServer: @unchecked Sendable {
         }
         MHD_stop_daemon(daemon)
         hangups.stop()
+        // Every request is done, and with it every upload's file: a folder of this server's own goes.
+        if !uploads.isEmpty && ownsUploadDirectory { try? FileManager.default.removeItem(at: uploads.directory) }
         if listener != bindery_mhd_invalid_socket() { close(listener) }
         lock.withLock {
             self.daemon = nil

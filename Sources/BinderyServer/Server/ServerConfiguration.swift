@@ -71,6 +71,13 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryBytes = 16 * 1024
     /// Seconds an idle (not suspended) connection may stay open.
     public var connectionTimeoutSeconds: UInt32 = 120
+    /// The inputs that take a file (`Upload`), with their size and type limits (`BinderyApp.upload`).
+    public var uploads: [UploadRule] = []
+    /// Where uploads arrive before their input's turn; nil: a folder of the
+    /// server's own in the system's temporary directory, removed when it
+    /// stops. Put it on the disk where the app keeps the files it moves, so a
+    /// move is a rename.
+    public var uploadDirectory: URL?
     /// Whether HTML pages arrive with their values (`FirstPaint`): each bound root
     /// rendered with its session's snapshot, which the client adopts.
     public var firstPaint = true

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Which requests are uploads and where their files go: a `POST` to an input an
+/// `UploadRule` names, with a body that is not JSON. Its body streams to a file
+/// in `directory` (`UploadFile`), within the rule's size and types.
+struct UploadReceiving: Sendable {
+    /// The rules by `<viewModel>/<input>`.
+    private let rules: [String: UploadRule]
+    /// Where files arrive: the configured folder, or one of this server's own.
+    let directory: URL
+
+    init(rules: [UploadRule], directory: URL) {
+        // The first rule of an input wins: a configuration's own over an app's (`BinderyApp.upload`, added after).
+        self.rules = Dictionary(rules.map { ("\($0.viewModel)/\($0.input)", $0) }) { first, _ in first }
+        self.directory = directory
+    }
+
+    var isEmpty: Bool { rules.isEmpty }
+
+    /// The rule of the input `path` names (`/api/<vm>/<sid>/inputs/<input>`), if it takes uploads.
+    func rule(for path: String) -> UploadRule? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 5, parts[0] == "api", parts[3] == "inputs" else { return nil }
+        return rules["\(parts[1])/\(parts[4])"]
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let media = UploadRule.mediaType(contentType)
+        return media == "application/json" || media.hasSuffix("+json")
+    }
+
+    func tooLarge(_ rule: UploadRule) -> HTTPError {
+        HTTPError(status: 413, code: "body_too_large", message: "\(rule.input) takes a file of at most \(rule.maxBytes) bytes")
+    }
+
+    /// 413 for the input `path` names, once its body went over its rule's size.
+    func tooLarge(_ path: String) -> HTTPError {
+        rule(for: path).map(tooLarge) ?? HTTPError(status: 413, code: "body_too_large", message: "the file is too large")
+    }
+
+    static func wrongType(_ type: String, _ rule: UploadRule) -> HTTPError {
+        HTTPError(
+            status: 415, code: "unsupported_media_type",
+            message: "\(rule.input) takes \(rule.contentTypes.joined(separator: ", ")), not \(UploadRule.mediaType(type))")
+    }
+
+    /// The answer when a file could not be written (`errno`): a full disk is 507, as for
+    /// any durable write, to be tried again later; anything else the server's failure.
+    static func failed(_ error: Int32?) -> HTTPError {
+        if error == ENOSPC || error == EDQUOT {
+            return HTTPError(
+                status: 507, code: "storage_full", message: "the server has no room for the file now",
+                headers: [("Retry-After", String(HTTPError.storageRetrySeconds))])
+        }
+        return HTTPError(status: 500, code: "upload_failed", message: "the server could not store the file")
+    }
+}
