@@ -143,6 +143,7 @@ final class TodoListViewModelTests: XCTestCase {
         edit.receive("draft", "oat milk")
         edit.receive("canSave", true)
         edit.send("save")
+        edit.receive("message", "Saved “oat milk”.")
         edit.receive("saved", true)
         XCTAssertEqual(try store.items(of: "home").value.map(\.title), ["oat milk"])
     }

@@ -112,13 +112,20 @@
 // and hands each event to the tabs bound to its session. Elsewhere (or if the worker
 // cannot start) each page uses its own EventSource. `bindery.transport` says which.
 //
+// Links: a link to another page of this app, a ViewModel's navigation and Back/Forward
+// between such pages change the page in place (the next page fetched with its values, the
+// connection kept) where the two pages share their scripts and stylesheets; else, or with
+// data-bindery-reload on the link, the browser navigates (navigation.js).
+//
 // Modules, next to this file, no build step: binding.js (a page's connection to one
 // session), feeds.js (EventSource and the shared stream), dom.js (bindings and payloads),
+// kinds.js (the binding kinds), navigation.js (following links in place),
 // changes.js (a keyed list's changes), notice.js (the banner), bindery-worker.js (the
 // SharedWorker). This one binds the page.
 
 import { Binding } from "./binding.js";
-import { showCarriedFlash } from "./notice.js";
+import { showCarriedFlash, carryFlash } from "./notice.js";
+import { followLinks } from "./navigation.js";
 
 export { Binding };
 
@@ -203,6 +210,9 @@ function parametersOf(root) {
   return parameters;
 }
 
+/** The bindings `bindPage` made for the page shown now. */
+let pageBindings = [];
+
 /** Binds every `[data-bindery]` element of the page; `window.bindery` is the page's own binding, `window.binderyBindings` every one. */
 export async function bindPage() {
   showCarriedFlash();
@@ -215,6 +225,7 @@ export async function bindPage() {
   // The page's own binding (its session in ?session=), or else the first; all of them in binderyBindings.
   window.bindery = bindings.find((binding) => binding.sessionParameter === "session") ?? bindings[0];
   window.binderyBindings = bindings;
+  pageBindings = bindings;
   await Promise.all(bindings.map((binding) => binding.ready));
   document.dispatchEvent(new CustomEvent("bindery:ready", { detail: bindings }));
   return bindings;
@@ -225,6 +236,18 @@ document.addEventListener("click", (event) => {
   if (!link || history.length < 2) return;
   event.preventDefault();
   history.back();
+});
+
+// Links to this app's pages change the page in place, the connection kept (navigation.js).
+followLinks({
+  leave() {
+    if (pageBindings.some((binding) => binding.pending > 0)) return false;
+    carryFlash();
+    for (const binding of pageBindings) binding.dispose();
+    pageBindings = [];
+    return true;
+  },
+  arrive: () => bindPage(),
 });
 
 // A page back from the back/forward cache binds nothing again, but shows what the page it came from left.

@@ -4,6 +4,7 @@ import { pick, outputOf, setAttribute, applyBindings, isOutputAttribute, payload
 import { openEventSource, SharedStream } from "./feeds.js";
 import { showNotice, hideNotice, showFlash } from "./notice.js";
 import { isChanges, applyChanges } from "./changes.js";
+import { follow } from "./navigation.js";
 
 const api = (path) => `/api/${path}`;
 
@@ -115,15 +116,38 @@ export class Binding extends EventTarget {
     // A page kept in the back/forward cache would keep its stream open, and a
     // browser allows only six HTTP/1.1 connections per host: after a few
     // navigations new requests would stall. Close on the way out, resume on return.
-    addEventListener("pagehide", () => this.#closeFeed());
-    addEventListener("pageshow", (event) => {
-      if (event.persisted) this.#openFeed();
-    });
-    document.addEventListener("visibilitychange", () => this.#visibilityChanged());
+    const signal = this.#listening.signal;
+    addEventListener("pagehide", () => this.#closeFeed(), { signal });
+    addEventListener(
+      "pageshow",
+      (event) => {
+        if (event.persisted) this.#openFeed();
+      },
+      { signal },
+    );
+    document.addEventListener("visibilitychange", () => this.#visibilityChanged(), { signal });
     // Back on the network: ask at once rather than at the next backoff.
-    addEventListener("online", () => {
-      if (this.state === "offline") this.#check();
-    });
+    addEventListener(
+      "online",
+      () => {
+        if (this.state === "offline") this.#check();
+      },
+      { signal },
+    );
+  }
+
+  /** The window's and document's listeners of this binding, removed by `dispose`. */
+  #listening = new AbortController();
+
+  /**
+   * Lets go of the page's root for good (the page changed in place): the stream closes and
+   * nothing of this binding listens any more. Inputs still waiting are refused.
+   */
+  dispose() {
+    this.stop();
+    this.#listening.abort();
+    for (const item of this.queue.splice(0)) item.reject(new Error("the page was left"));
+    this.#storeQueue();
   }
 
   #feed = null;
@@ -914,7 +938,7 @@ export class Binding extends EventTarget {
   #navigate(element, reference) {
     if (!reference || !reference.viewModel || !reference.id) return;
     const page = element.dataset.navigatePage ?? `/${reference.viewModel}.html`;
-    location.assign(`${page}?session=${encodeURIComponent(reference.id)}`);
+    follow(`${page}?session=${encodeURIComponent(reference.id)}`);
   }
 
   #back(element, done) {

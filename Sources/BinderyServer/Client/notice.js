@@ -78,14 +78,17 @@ export function showFlash(element, text) {
   lastFlash = { text, at: Date.now() };
 }
 
-addEventListener("pagehide", () => {
+/** The page is left (for another document, or another page in place): a recent flash goes with it. */
+export function carryFlash() {
   if (lastFlash && Date.now() - lastFlash.at < FLASH_CARRY_MS) {
     try {
       sessionStorage.setItem(FLASH_KEY, lastFlash.text);
     } catch {}
   }
   lastFlash = null;
-});
+}
+
+addEventListener("pagehide", carryFlash);
 
 /** The flash the page before this one left, in the page's [data-bindery-flash] (else the notice), once. */
 export function showCarriedFlash() {
