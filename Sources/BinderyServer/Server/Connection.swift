@@ -165,7 +165,7 @@ final class Connection: @unchecked Sendable {
                     let refusal = HTTPError(status: 400, code: "invalid_url", message: problem)
                     return .result(queue(server.refused(refusal, reason: .invalidURL, client: peer).closing, in: &state, method: method, path: url))
                 }
-                if !server.uploads.isEmpty, method == "POST", let rule = server.uploads.rule(for: url) {
+                if !server.uploads.isEmpty, method == "POST", let rule = server.uploads.rule(forPath: cURL) {
                     switch startUpload(rule) {
                     case .success(let body):
                         if let body { state.phase = .receiving(body) }
@@ -201,7 +201,7 @@ final class Connection: @unchecked Sendable {
                 }
                 let (headers, repeated) = requestHeaders()
                 // A page reads any argument (its roots' sessions, data-bindery-query); the API only its own.
-                let query = url.hasPrefix("/api/") ? values(.GET_ARGUMENT_KIND, Request.queryNames) : all(.GET_ARGUMENT_KIND, lowercased: false)
+                let query = strncmp(cURL, "/api/", 5) == 0 ? values(.GET_ARGUMENT_KIND, Request.queryNames) : all(.GET_ARGUMENT_KIND, lowercased: false)
                 var request = Request(method: method, path: url, headers: headers, body: body.data, query: query)
                 if let file = body.file {
                     guard let upload = file.finish() else {
