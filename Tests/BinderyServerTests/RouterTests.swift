@@ -194,5 +194,10 @@ final class RouterTests: XCTestCase {
         }
         let posted = await respond("POST", "/missing/1")
         XCTAssertEqual(posted.status, 405)
+        // A browser gets a page for it, which says nothing of the cause.
+        let browser = await page("/missing/1")
+        XCTAssertEqual(browser.status, 500)
+        XCTAssertTrue(browser.html.contains("<h1>Something went wrong</h1>"), browser.html)
+        XCTAssertFalse(browser.html.contains("no-such-page"))
     }
 }

@@ -73,6 +73,17 @@ final class UploadTests: XCTestCase {
         XCTAssertEqual(problems, ["photo": "cat.png is not a PNG, JPEG, GIF or WebP image"])
     }
 
+    func testOnlyAnAllowedInputsPathIsAnUpload() {
+        let uploads = UploadReceiving(rules: [UploadRule(viewModel: "avatar", input: "photo", maxBytes: 10)], directory: folder)
+        XCTAssertEqual(uploads.rule(for: "/api/avatar/abc/inputs/photo")?.input, "photo")
+        for path in [
+            "/api/avatar/a/b/inputs/photo", "/api/avatar//inputs/photo", "/api/avatars/x/inputs/photo", "/api/avatar/x/inputs/photos",
+            "/api/avatar/x/inputs/photo/", "/api/avatar/x/outputs/photo", "/x/avatar/x/inputs/photo", "/api/avatar", "",
+        ] {
+            XCTAssertNil(uploads.rule(for: path), path)
+        }
+    }
+
     func testWhatTheInputDoesNotTakeIsRefusedWithItsReason() throws {
         let id = try server.createSession("avatar")
         try assertError(try upload(id, Data("text".utf8), type: "text/plain"), 415, "unsupported_media_type")

@@ -72,7 +72,8 @@ def test_a_form_sends_each_control_as_chosen(server, browser):
         "maybe": None,  # an empty optional number or date: null, not NaN or ""
         "when": None,
         "blank": "",  # an empty text is a text
-    }, "and no file input: its path is the browser's fake one, not the file"
+        "avatar": None,  # a file input with no file chosen (never the browser's fake path)
+    }
 
 
 def test_a_payload_field_may_name_a_radio_group_a_multiple_select_or_a_checkbox_group(server, browser):
@@ -94,3 +95,18 @@ def test_a_lone_control_sends_its_own_value(server, browser):
           payloadOf(form.querySelector("[name=count]")),
         ];""")
     assert sent == {"value": [["red", "blue"], "medium", True, 3]}, sent
+
+
+def test_a_form_with_a_chosen_file_sends_the_file_itself(server, browser):
+    browser.get(server.url + "/simple.html")
+    wait_open(browser)
+    sent = payload(browser, """
+        const field = form.querySelector("[name=avatar]");
+        const chosen = new DataTransfer();
+        chosen.items.add(new File(["\\x89PNG fake"], "me.png", { type: "image/png" }));
+        field.files = chosen.files;
+        const whole = payloadOf(form), alone = payloadOf(field);
+        form.dataset.payloadField = "avatar";
+        const named = payloadOf(form);
+        return [whole, alone, named].map((value) => value instanceof File ? [value.name, value.type, value.size] : value);""")
+    assert sent == {"value": [["me.png", "image/png", 10]] * 3}, sent

@@ -45,7 +45,7 @@ struct APIRouter: Sendable {
             return catalog { .json($0.json) }
         case .openAPI:
             try allow(request, route.methods)
-            return catalog { .json(OpenAPI.document(for: $0)) }
+            return catalog { [uploads = configuration.uploads] in .json(OpenAPI.document(for: $0, uploads: uploads)) }
         case .streams:
             try allow(request, route.methods)
             return try multiplexedStream(request)

@@ -6,7 +6,7 @@ import Foundation
 /// (each body's schema): `script/test` runs schemathesis against it, so the
 /// document and the server cannot drift apart.
 enum OpenAPI {
-    static func document(for catalog: Catalog) -> Data {
+    static func document(for catalog: Catalog, uploads: [UploadRule] = []) -> Data {
         var paths: [String: JSONValue] = [:]
         let error: JSONValue = ["description": "JSON error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
         let snapshot: JSONValue = ["description": "Snapshot", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]]]
@@ -100,7 +100,10 @@ enum OpenAPI {
                                 "description": "The client's key for this input: sent again with it, the input is not applied again",
                             ]
                         ],
-                        "requestBody": ["required": .bool(!isVoid), "content": Self.content(of: input.schema)],
+                        "requestBody": [
+                            "required": .bool(!isVoid),
+                            "content": Self.content(of: input.schema, rule: uploads.first { $0.viewModel == entry.name && $0.input == input.name }),
+                        ],
                         "responses": .object(["200": snapshot].merging(errors(.input, "POST")) { a, _ in a }),
                     ],
                 ]
@@ -154,11 +157,14 @@ enum OpenAPI {
         return "^\(one)(,\(one)){0,63}$"
     }()
 
-    /// An input's request body: JSON, or for an upload (`Upload`) the file itself, of any type.
-    private static func content(of schema: JSONValue) -> JSONValue {
-        if case .object(let object) = schema, object["x-bindery-upload"] == .bool(true) {
-            return ["application/octet-stream": ["schema": schema], "*/*": ["schema": schema]]
+    /// An input's request body: JSON, or for an upload the app allows (`Upload`, `UploadRule`)
+    /// the file itself, of the types it takes, at most its size.
+    private static func content(of schema: JSONValue, rule: UploadRule?) -> JSONValue {
+        guard case .object(var object) = schema, object["x-bindery-upload"] == .bool(true), let rule else {
+            return ["application/json": ["schema": schema]]
         }
-        return ["application/json": ["schema": schema]]
+        object["maxLength"] = .number(Double(rule.maxBytes))
+        let types = rule.contentTypes.isEmpty ? ["application/octet-stream"] : rule.contentTypes
+        return .object(Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": .object(object)]) }))
     }
 }

@@ -54,8 +54,41 @@ struct Router: Sendable {
                 return .now(icon)
             }
         } catch {
-            return .now(HTTPError.response(for: error))
+            let response = HTTPError.response(for: error)
+            // A browser asking for a page gets a page for the server's failure too (the app's 500.html, else Bindery's).
+            guard response.status >= 500, request.wantsPage, request.segments.first != "api" else { return .now(response) }
+            return .now(page(files.errorPage(status: response.status) ?? Self.errorPage(status: response.status), for: request))
         }
+    }
+
+    /// The page a browser gets when the server failed to make the one it asked for: the
+    /// status in words, nothing of the cause (the log has it), and a way back.
+    static func errorPage(status: Int) -> Response {
+        let html = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+              <meta charset="utf-8">
+              <meta name="viewport" content="width=device-width, initial-scale=1">
+              <title>Something went wrong · Bindery</title>
+              <link rel="icon" href="data:,">
+              <link rel="stylesheet" href="/_bindery/v1/style.css">
+            </head>
+            <body>
+              <header><a href="/">Bindery</a></header>
+              <main class="page">
+                <h1>Something went wrong</h1>
+                <p>The server could not make this page (\(status)). Try again in a moment.</p>
+                <p><a href="/">Go to the index</a></p>
+              </main>
+            </body>
+            </html>
+
+            """
+        var response = Response(
+            status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(Data(html.utf8)))
+        response.isPage = true
+        return response
     }
 
     /// The page a browser gets for a path the app has no file for: the same

@@ -7,7 +7,7 @@ struct UploadReceiving: Sendable {
     /// The rules by `<viewModel>/<input>`.
     private let rules: [String: UploadRule]
     /// The rules with their names' bytes, for `rule(forPath:)`, which runs on every `POST`.
-    private let matches: [(viewModel: [UInt8], input: [UInt8], rule: UploadRule)]
+    private let matches: [(viewModel: [UInt8], tail: [UInt8], rule: UploadRule)]
     /// Where files arrive: the configured folder, or one of this server's own.
     let directory: URL
 
@@ -15,7 +15,7 @@ struct UploadReceiving: Sendable {
         // The first rule of an input wins: a configuration's own over an app's (`BinderyApp.upload`, added after).
         self.rules = Dictionary(rules.map { ("\($0.viewModel)/\($0.input)", $0) }) { first, _ in first }
         self.directory = directory
-        matches = self.rules.values.map { (Array($0.viewModel.utf8), Array($0.input.utf8), $0) }
+        matches = self.rules.values.map { (Array("/api/\($0.viewModel)/".utf8), Array("/inputs/\($0.input)".utf8), $0) }
     }
 
     var isEmpty: Bool { rules.isEmpty }
@@ -26,30 +26,20 @@ struct UploadReceiving: Sendable {
     }
 
     /// `rule(for:)` of libmicrohttpd's path, read in place: every `POST` asks, so it
-    /// allocates nothing and compares bytes (a few hundred instructions, not a `split`'s thousands).
+    /// allocates nothing and compares bytes: a path that does not end with a rule's
+    /// `/inputs/<input>` costs a few dozen instructions.
     func rule(forPath path: UnsafePointer<CChar>) -> UploadRule? {
         let length = strlen(path)
-        return path.withMemoryRebound(to: UInt8.self, capacity: length) { start -> UploadRule? in
-            let bytes = UnsafeBufferPointer(start: start, count: length)
-            // The segments' bounds (on the stack): exactly five, the first "api" and the fourth "inputs".
-            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 5) { bounds -> UploadRule? in
-                var count = 0
-                var index = 0
-                while index < length {
-                    guard bytes[index] == UInt8(ascii: "/"), count < 5 else { return nil }
-                    var end = index + 1
-                    while end < length && bytes[end] != UInt8(ascii: "/") { end += 1 }
-                    guard end > index + 1 else { return nil }
-                    bounds.initializeElement(at: count, to: index + 1..<end)
-                    count += 1
-                    index = end
-                }
-                guard count == 5 else { return nil }
-                func segment(_ n: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[bounds[n]]) }
-                guard segment(0).elementsEqual("api".utf8), segment(3).elementsEqual("inputs".utf8) else { return nil }
-                return matches.first { segment(1).elementsEqual($0.viewModel) && segment(4).elementsEqual($0.input) }?.rule
+        for match in matches {
+            let head = match.viewModel.count, tail = match.tail.count
+            // /api/<vm>/ + a session id (one segment) + /inputs/<input>
+            guard length > head + tail, memcmp(path + (length - tail), match.tail, tail) == 0, memcmp(path, match.viewModel, head) == 0 else {
+                continue
             }
+            let id = UnsafeBufferPointer(start: UnsafeRawPointer(path + head).assumingMemoryBound(to: UInt8.self), count: length - head - tail)
+            if !id.contains(UInt8(ascii: "/")) { return match.rule }
         }
+        return nil
     }
 
     static func isJSON(_ contentType: String) -> Bool {

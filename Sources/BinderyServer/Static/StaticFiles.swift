@@ -26,10 +26,15 @@ struct StaticFiles: Sendable {
     }
 
     /// The app's own page for a path it has nothing at (`404.html` in the public folder), if it has one.
-    func notFoundPage() -> Response? {
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent("404.html").path) else { return nil }
+    func notFoundPage() -> Response? { ownPage("404.html", status: 404) }
+
+    /// The app's own page for a page the server failed to make (`500.html`), if it has one, with `status`.
+    func errorPage(status: Int) -> Response? { ownPage("500.html", status: status) }
+
+    private func ownPage(_ name: String, status: Int) -> Response? {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { return nil }
         var response = Response(
-            status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(data))
+            status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(data))
         response.isPage = true
         return response
     }
