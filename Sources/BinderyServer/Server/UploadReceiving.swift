@@ -7,7 +7,11 @@ struct UploadReceiving: Sendable {
     /// The rules by `<viewModel>/<input>`.
     private let rules: [String: UploadRule]
     /// The rules with their names' bytes, for `rule(forPath:)`, which runs on every `POST`.
-    private let matches: [(viewModel: [UInt8], tail: [UInt8], rule: UploadRule)]
+    /// Every rule's `/api/<vm>/` and `/inputs/<input>`, one after the other, and where each
+    /// is in it: plain values, so that looking through them retains nothing.
+    private let names: [UInt8]
+    private let spans: [(head: Range<Int>, tail: Range<Int>)]
+    private let ordered: [UploadRule]
     /// Where files arrive: the configured folder, or one of this server's own.
     let directory: URL
 
@@ -15,7 +19,18 @@ struct UploadReceiving: Sendable {
         // The first rule of an input wins: a configuration's own over an app's (`BinderyApp.upload`, added after).
         self.rules = Dictionary(rules.map { ("\($0.viewModel)/\($0.input)", $0) }) { first, _ in first }
         self.directory = directory
-        matches = self.rules.values.map { (Array("/api/\($0.viewModel)/".utf8), Array("/inputs/\($0.input)".utf8), $0) }
+        var names: [UInt8] = []
+        var spans: [(head: Range<Int>, tail: Range<Int>)] = []
+        ordered = Array(self.rules.values)
+        for rule in ordered {
+            let head = names.count..<names.count + "/api/\(rule.viewModel)/".utf8.count
+            names += "/api/\(rule.viewModel)/".utf8
+            let tail = names.count..<names.count + "/inputs/\(rule.input)".utf8.count
+            names += "/inputs/\(rule.input)".utf8
+            spans.append((head, tail))
+        }
+        self.names = names
+        self.spans = spans
     }
 
     var isEmpty: Bool { rules.isEmpty }
@@ -30,16 +45,21 @@ struct UploadReceiving: Sendable {
     /// `/inputs/<input>` costs a few dozen instructions.
     func rule(forPath path: UnsafePointer<CChar>) -> UploadRule? {
         let length = strlen(path)
-        for match in matches {
-            let head = match.viewModel.count, tail = match.tail.count
-            // /api/<vm>/ + a session id (one segment) + /inputs/<input>
-            guard length > head + tail, memcmp(path + (length - tail), match.tail, tail) == 0, memcmp(path, match.viewModel, head) == 0 else {
-                continue
+        let found = names.withUnsafeBufferPointer { names -> Int? in
+            spans.withUnsafeBufferPointer { spans -> Int? in
+                for (index, span) in spans.enumerated() {
+                    let head = span.head.count, tail = span.tail.count
+                    // /api/<vm>/ + a session id (one segment) + /inputs/<input>
+                    guard length > head + tail, memcmp(path + (length - tail), names.baseAddress! + span.tail.lowerBound, tail) == 0,
+                        memcmp(path, names.baseAddress! + span.head.lowerBound, head) == 0
+                    else { continue }
+                    let id = UnsafeBufferPointer(start: UnsafeRawPointer(path + head).assumingMemoryBound(to: UInt8.self), count: length - head - tail)
+                    if !id.contains(UInt8(ascii: "/")) { return index }
+                }
+                return nil
             }
-            let id = UnsafeBufferPointer(start: UnsafeRawPointer(path + head).assumingMemoryBound(to: UInt8.self), count: length - head - tail)
-            if !id.contains(UInt8(ascii: "/")) { return match.rule }
         }
-        return nil
+        return found.map { ordered[$0] }
     }
 
     static func isJSON(_ contentType: String) -> Bool {
