@@ -35,6 +35,11 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
@@ -60,7 +65,7 @@ let package = Package(
         // A cluster's shared database: sessions, changes by offset, LISTEN/NOTIFY, through libpq.
         .target(name: "BinderyPostgres", dependencies: ["Bindery", "CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyServer", dependencies: [
-            "Bindery", "BinderyRx", "CMicroHTTPD",
+            "Bindery", "BinderyRx", "CMicroHTTPD", "CSodium",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -86,7 +91,7 @@ let package = Package(
         .testTarget(name: "BinderyServerTests", dependencies: [
             "bindery", "Bindery", "BinderyDatabase", "BinderyNetworking", "BinderyPostgres", "BinderyRxBlocking", "BinderyServer", "BinderyLoopback",
             "ExampleApp", "Examples", "Todo",
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
         .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),

@@ -10,7 +10,8 @@ its own, the navigations alternated between them, a fixed number each, bounded i
 albums), seen by a MutationObserver installed before the page's own scripts; if it already holds
 when the document is parsed, the page's first contentful paint (Paint Timing). Bytes are the
 navigation's and every resource's transfer size (Resource Timing) that ended before then.
-Prints the median and quartiles per page and server, and each page's ratio to the first server."""
+Prints the median and quartiles per page, latency and server, and each one's ratio to the first
+server. FIRST_PAINT_LATENCIES (default 0,50) gives the round-trip times Chromium emulates."""
 import json
 import os
 import re
@@ -28,6 +29,9 @@ from selenium.webdriver.chrome.service import Service
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROUNDS = int(os.environ.get("FIRST_PAINT_ROUNDS", "15"))
+# Round-trip times to emulate (Chromium's network conditions, on the page's own requests; the
+# SharedWorker's stream is not delayed): loopback's 0 ms, and a phone's or a far server's.
+LATENCIES = [int(ms) for ms in os.environ.get("FIRST_PAINT_LATENCIES", "0,50").split(",")]
 DEADLINE = time.monotonic() + float(os.environ.get("FIRST_PAINT_SECONDS", "300"))
 
 # Installed before any script of the page: records when the condition first holds.
@@ -112,35 +116,43 @@ def main():
         sys.exit(__doc__)
     running = [(label, *start(label, command)) for label, command in servers]
     driver = browser()
-    results = {(page, label): [] for page in PAGES for label, _ in servers}
+    results = {(page, latency, label): [] for page in PAGES for latency in LATENCIES for label, _ in servers}
     try:
+        driver.execute_cdp_cmd("Network.enable", {})
         for _, _, url in running:
             fill(url)
             for path, condition in PAGES.values():  # warm: the client's files cached, as on a second visit
                 measure(driver, url + path, condition)
-        for _ in range(ROUNDS):
-            if time.monotonic() > DEADLINE:
-                break
-            for page, (path, condition) in PAGES.items():
-                for label, _, url in running:
-                    results[(page, label)].append(measure(driver, url + path, condition))
+        for latency in LATENCIES:
+            driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1})
+            for _ in range(ROUNDS):
+                if time.monotonic() > DEADLINE:
+                    break
+                for page, (path, condition) in PAGES.items():
+                    for label, _, url in running:
+                        results[(page, latency, label)].append(measure(driver, url + path, condition))
     finally:
         driver.quit()
         for _, process, _ in running:
             process.terminate()
             process.wait(timeout=15)
     first = servers[0][0]
-    print(f"{'page':20} {'server':10} {'n':>3} {'visible ms (p25 / median / p75)':>34} {'bytes before':>13} {'ratio':>7}")
+    print(f"{'page':20} {'rtt':>5} {'server':10} {'n':>3} {'visible ms (p25 / median / p75)':>34} {'bytes before':>13} {'speed-up':>8}")
     for page in PAGES:
-        base = statistics.median(r["at"] for r in results[(page, first)])
-        for label, _ in servers:
-            runs = results[(page, label)]
-            times = sorted(r["at"] for r in runs)
-            q = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
-            bytes_before = statistics.median(r["bytes"] for r in runs)
-            print(f"{page:20} {label:10} {len(runs):>3} {q[0]:>10.1f} / {q[1]:>7.1f} / {q[2]:>7.1f} {bytes_before:>13.0f} "
-                  f"{base / q[1]:>6.2f}×")
-    print(json.dumps({f"{page} · {label}": [round(r["at"], 1) for r in runs] for (page, label), runs in results.items()}))
+        for latency in LATENCIES:
+            runs = results[(page, latency, first)]
+            if not runs:
+                continue
+            base = statistics.median(r["at"] for r in runs)
+            for label, _ in servers:
+                runs = results[(page, latency, label)]
+                times = sorted(r["at"] for r in runs)
+                q = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
+                bytes_before = statistics.median(r["bytes"] for r in runs)
+                print(f"{page:20} {latency:>5} {label:10} {len(runs):>3} {q[0]:>10.1f} / {q[1]:>7.1f} / {q[2]:>7.1f} {bytes_before:>13.0f} "
+                      f"{base / q[1]:>7.2f}×")
+    print(json.dumps({f"{page} · {latency} ms · {label}": [round(r["at"], 1) for r in runs] for (page, latency, label), runs in results.items()}))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,16 @@ enum SQLiteSchema {
         migrator.registerMigration("bindery-input-receipt-v1") { db in
             for statement in receipts { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("bindery-sign-in-v1") { db in
+            try db.create(table: "bindery_sign_in") { table in
+                table.primaryKey("token_hash", .text)
+                table.column("identity", .text).notNull()
+                table.column("identity_attributes", .blob)
+                table.column("created_at", .double).notNull()
+                table.column("last_used_at", .double).notNull()
+            }
+            try db.create(index: "bindery_sign_in_by_identity", on: "bindery_sign_in", columns: ["identity"])
+        }
         return migrator
     }
 

@@ -26,12 +26,16 @@ public enum ExampleApp {
             logger.info("database opened", metadata: ["path": "\(location)"])
             app.services.register(database, as: (any DatabaseWriter).self)
             if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
+            try app.application.keepSignIns(in: database)
         }
         Examples.register(in: app.application)
         Todo.register(in: app.application)
         // Pages at real URLs: the path gives the ViewModel its creation parameters.
         app.page("/profile/:userID(int)", file: "profile.html", viewModel: "profile")
         app.page("/todos/:list", file: "todos.html", viewModel: "todos")
+        // A page only for a signed-in browser; another goes to the sign-in page first.
+        app.page("/me", file: "me.html", viewModel: "me", needsSignIn: true)
+        app.signInPage("/signin.html")
         // The avatar page's file: an image of at most 256 KiB.
         app.upload("photo", of: "avatar", maxBytes: 262_144, contentTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"])
         register(app.application)

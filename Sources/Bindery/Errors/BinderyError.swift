@@ -39,6 +39,10 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         public static let databaseUnavailable = Code(rawValue: "database_unavailable")
         /// The key an input came with (`Idempotency-Key`) came before with another input or payload.
         public static let idempotencyKeyReused = Code(rawValue: "idempotency_key_reused")
+        /// The ViewModel needs a signed-in identity and the request has none (401).
+        public static let unauthenticated = Code(rawValue: "unauthenticated")
+        /// The identity may not do this (403).
+        public static let forbidden = Code(rawValue: "forbidden")
         /// A durable write found its input's receipt (`InputReceipt`) already
         /// stored: the input was applied before, and is answered as a repeat
         /// (never answered to a client).

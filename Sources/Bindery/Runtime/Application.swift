@@ -35,6 +35,8 @@ public final class Application: @unchecked Sendable {
     private var sessionsByClient: [String: Int] = [:]
     /// Where sessions are kept so that they outlive the process, if they are (`keepSessions(in:)`).
     private var archive: SessionArchive?
+    /// Where the browsers' sign-ins are kept (`keepSignIns`).
+    let signInStore = Locked<(any SignInStore)?>(nil)
     /// Who runs the shared sessions across a cluster's processes, if anyone (`hostSharedSessions`).
     private var sharedHost: SharedSessionHost?
     /// Requests for sessions being made again from the store, by id.
@@ -495,6 +497,11 @@ public final class Application: @unchecked Sendable {
     }
 
     /// The number of live sessions of each registered ViewModel.
+    /// The live sessions `matching` picks.
+    func liveSessions(where matching: (Session) -> Bool) -> [Session] {
+        lock.withLock { sessions.values.filter(matching) }
+    }
+
     package var sessionCounts: [String: Int] {
         lock.withLock {
             var counts = Dictionary(uniqueKeysWithValues: order.map { ($0, 0) })

@@ -89,6 +89,8 @@ package final class InputTurn {
     package var key: (session: String, key: String)?
     /// The durable writes the input has made so far (each records a receipt).
     private var writes = 0
+    /// What the input asks of the browser that sent it (`BrowserSignIn`).
+    package var browser: BrowserIntents?
 
     package init() {}
 
@@ -105,7 +107,7 @@ package final class InputTurn {
     /// The input's turn is over: its pending answer, if anything took a hold.
     package func end() -> PendingAnswer? {
         pthread_setspecific(currentKey, nil)
-        defer { (pending, key, writes) = (nil, nil, 0) }
+        defer { (pending, key, writes, browser) = (nil, nil, 0, nil) }
         return pending
     }
 

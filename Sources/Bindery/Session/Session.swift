@@ -371,17 +371,27 @@ package final class Session: @unchecked Sendable {
             touch()
             return forward(name, payload, completion)
         }
+        // What the input asks of its browser (`BrowserSignIn`), carried by its answer.
+        let browser = BrowserIntents()
         guard let key else {
             return perform(
                 { [self] in
                     guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                    inputTurn.browser = browser
                     try ports.send(name, payload: payload)
-                }, input: inputTurn, answer: { [self] in makeSnapshot(forInput: true) }, completion: completion)
+                },
+                input: inputTurn,
+                answer: { [self] in
+                    var snapshot = makeSnapshot(forInput: true)
+                    snapshot.browser = browser.value
+                    return snapshot
+                }, completion: completion)
         }
         let admitted = Admitted()
         perform(
             { [self] in
                 guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
+                inputTurn.browser = browser
                 admitted.admission = inputKeys.admit(key, fingerprint: InputKeys.fingerprint(name, UploadPayload.identity(of: payload)), completion: completion)
                 switch admitted.admission {
                 case .apply:
@@ -398,6 +408,7 @@ package final class Session: @unchecked Sendable {
                 if case .replay(.running(let error)) = admitted.admission { throw error }
                 var snapshot = makeSnapshot(forInput: true)
                 if case .replay = admitted.admission { snapshot.isReplay = true }
+                snapshot.browser = browser.value
                 return snapshot
             },
             endedLate: { [self] failure in inputKeys.ended(key, failure: failure) },

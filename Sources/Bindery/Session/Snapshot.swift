@@ -12,6 +12,8 @@ package struct Snapshot: Sendable {
     package let outputs: [(name: String, json: Data)]
     /// Whether it answers a repeat of an input that was applied before (`Idempotency-Key`), not the input itself.
     package var isReplay = false
+    /// What the input asked of the browser that sent it (`BrowserSignIn`), for the server to do as it answers.
+    package var browser: BrowserIntent?
 
     /// `{"id","viewModel","lastEventId","outputs":{name: value}}`, compact.
     package var json: Data {

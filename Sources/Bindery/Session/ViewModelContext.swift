@@ -32,6 +32,13 @@ public struct ViewModelContext: Sendable {
     }
 
     /// Decodes the creation parameters as `T`; throws a client-facing error on a mismatch.
+    /// Who asks, or 401 `unauthenticated` for a ViewModel that is only for a signed-in
+    /// identity: `let me = try context.requireIdentity()` in the factory.
+    public func requireIdentity() throws -> Identity {
+        guard let identity else { throw BinderyError(.unauthenticated, "sign in first: this ViewModel is for a signed-in identity") }
+        return identity
+    }
+
     public func parameters<T: Decodable>(as type: T.Type) throws -> T {
         do {
             return try JSONDecoder.bindery.decode(T.self, from: Self.isAbsent(parameters) ? Data("{}".utf8) : parameters)

@@ -28,6 +28,8 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     private let pages = Locked<[PageRoute]>([])
     /// The inputs given to `upload`, for the servers made after.
     private let uploads = Locked<[UploadRule]>([])
+    /// The page given to `signInPage`, for the servers made after.
+    private let signInPath = Locked<String?>(nil)
 
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
@@ -92,9 +94,19 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     /// creation parameters: `app.page("/profile/:userID(int)", file: "profile.html", viewModel: "profile")`
     /// serves `/profile/3` with `{"userID": 3}`. A path whose parameter does not read
     /// as its type is not found. Call before `run`.
-    public func page(_ pattern: String, file: String, viewModel: String) {
-        let route = PageRoute(pattern, file: file, viewModel: viewModel)
+    ///
+    /// `needsSignIn`: only a signed-in browser gets the page; another is sent to
+    /// `signInPage` with `?next=` this page (or gets 401 without one).
+    public func page(_ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false) {
+        let route = PageRoute(pattern, file: file, viewModel: viewModel, needsSignIn: needsSignIn)
         pages.withLock { $0.append(route) }
+    }
+
+    /// The page a browser is sent to (with `?next=` the page it asked for) when it asks
+    /// for a page that needs a signed-in browser without being one. Call before `run`.
+    public func signInPage(_ path: String) {
+        precondition(path.hasPrefix("/") && !path.hasPrefix("//"), "the sign-in page is a path of this site: \(path)")
+        signInPath.withLock { $0 = path }
     }
 
     /// Lets `input` of `viewModel` (an `Observable<Upload>`, `Signal` or `Driver`) take a
@@ -135,6 +147,7 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         if let authenticate = authenticator.withLock({ $0 }) { configuration.authenticate = authenticate }
         configuration.pages += pages.withLock { $0 }
         configuration.uploads += uploads.withLock { $0 }
+        if configuration.signInPage == nil { configuration.signInPage = signInPath.withLock { $0 } }
         return Server(application: application, configuration: configuration)
     }
 

@@ -215,6 +215,14 @@ public enum ServeOptions {
             get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }
         ) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
         value(
+            "sign-in-lifetime", "<seconds>", "Seconds a browser's sign-in lasts from its making, used or not.",
+            get: { "\($0.signInLifetime.components.seconds)" }
+        ) { $0.signInLifetime = .seconds(try number($1, in: 60...31_536_000) as Int) },
+        value(
+            "sign-in-idle", "<seconds>", "Seconds a browser's sign-in lasts unused.",
+            get: { "\($0.signInIdleLimit.components.seconds)" }
+        ) { $0.signInIdleLimit = .seconds(try number($1, in: 60...31_536_000) as Int) },
+        value(
             "upload-directory", "<path>", "Folder uploads arrive in before their input takes them (default: a temporary one of the server's own).",
             get: { $0.uploadDirectory?.path ?? "" }
         ) { $0.uploadDirectory = URL(fileURLWithPath: $1) },

@@ -29,7 +29,8 @@
 //   data-dialog="out"          each value opens the <dialog>: its data-item-* elements bind the
 //                              value's fields, else its [data-dialog-text] shows the text
 //   data-navigate="out"        a ViewModel reference moves the page to that session
-//                              (data-navigate-page="/detail.html", default /<vm>.html)
+//                              (data-navigate-page="/detail.html", default /<vm>.html); a path
+//                              of this site ("/me") moves the page there
 //   data-back="out"            a truthy value goes back a page, like Back (a child screen
 //                              that is done: data-back="saved"); a page opened directly
 //                              goes to data-back-page (default "/")
@@ -74,6 +75,9 @@
 //            closed       stopped by the page (`bindery.stop()`)
 //            ended        the session was disposed; nothing more will come
 //            failed       the server refused to create a session; the message says why
+//            unauthenticated  the server wants a signed-in browser (401): the binding dispatches
+//                         `unauthenticated`, and a page whose <html> has data-bindery-sign-in="/signin.html"
+//                         goes there with ?next= this page
 //          [data-bindery-errors]             the message of the last refused input or failed
 //                                            create (else the notice shows it)
 //          [data-bindery-notice]             a banner the client adds to <body> (a page may

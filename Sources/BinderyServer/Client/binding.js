@@ -250,10 +250,11 @@ export class Binding extends EventTarget {
   }
 
   get #terminal() {
-    return this.state === "ended" || this.state === "failed";
+    return this.state === "ended" || this.state === "failed" || this.state === "unauthenticated";
   }
 
   #terminalMessage() {
+    if (this.state === "unauthenticated") return "sign in first";
     return this.state === "ended" ? "this session has ended" : "this page has no session";
   }
 
@@ -284,6 +285,7 @@ export class Binding extends EventTarget {
           await sleep(backoff(attempt));
           continue;
         }
+        if (response.status === 401) return this.#unauthenticated(body);
         // A 4xx other than 429 will not change if asked again: the page's address or parameters are refused.
         const lasting = response.status >= 400 && response.status < 500 && response.status !== 429;
         return this.#fail(body?.message ?? `the server answered ${response.status} ${response.statusText}`, lasting);
@@ -342,6 +344,24 @@ export class Binding extends EventTarget {
     if (this.queue.length > 0) {
       this.#showPending();
       this.#drain();
+    }
+  }
+
+  /**
+   * The server wants a signed-in browser (401): the page is told (an `unauthenticated`
+   * event, state `unauthenticated` on the page) and, where it names its sign-in page
+   * (`<html data-bindery-sign-in="/signin.html">`), goes there with `next` this page.
+   */
+  #unauthenticated(body) {
+    this.#setState("unauthenticated");
+    this.#reachable.open();
+    this.#readyResolve();
+    this.dispatchEvent(new CustomEvent("unauthenticated", { detail: body }));
+    const page = document.documentElement.dataset.binderySignIn;
+    if (page && !location.pathname.startsWith(page.split("?")[0])) {
+      follow(`${page}${page.includes("?") ? "&" : "?"}next=${encodeURIComponent(location.pathname + location.search)}`);
+    } else {
+      this.#showError(body?.message ?? "sign in first");
     }
   }
 
@@ -601,6 +621,9 @@ export class Binding extends EventTarget {
           for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = "";
           this.#applySnapshot(body);
           item.resolve(body);
+        } else if (response.status === 401) {
+          this.#refuse(item, body.message ?? "sign in first", body);
+          this.#unauthenticated(body);
         } else {
           this.#refuse(item, body.message ?? `the server answered ${response.status}`, body);
         }
@@ -936,6 +959,11 @@ export class Binding extends EventTarget {
   }
 
   #navigate(element, reference) {
+    // A path of this site ("/me"): the page goes there.
+    if (typeof reference === "string") {
+      if (reference.startsWith("/") && !reference.startsWith("//") && !reference.includes("\\")) follow(reference);
+      return;
+    }
     if (!reference || !reference.viewModel || !reference.id) return;
     const page = element.dataset.navigatePage ?? `/${reference.viewModel}.html`;
     follow(`${page}?session=${encodeURIComponent(reference.id)}`);

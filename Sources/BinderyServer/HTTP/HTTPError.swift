@@ -32,6 +32,8 @@ struct HTTPError: Error, Sendable {
         case .unknownViewModel, .unknownSession, .unknownInput, .unknownOutput, .retired: status = 404
         case .malformedJSON, .invalidPayload: status = 400
         case .idempotencyKeyReused: status = 422
+        case .unauthenticated: status = 401
+        case .forbidden: status = 403
         case .limitReached:
             status = 503
             headers = [("Retry-After", "1")]

@@ -25,6 +25,8 @@ struct Request: Sendable {
     var browser: String?
     /// Who asks, as the app's authentication said (nil: no authentication, or anonymous).
     var identity: Identity?
+    /// The browser's sign-in token from its cookie (`SignIns`), if it sent one.
+    var signInToken: String?
     /// The token of the file its body was, for an upload input (`UploadedFiles`); its `body` is then empty.
     var upload: String?
     /// Every header and cookie, for the app's authentication; only gathered when the app has one.

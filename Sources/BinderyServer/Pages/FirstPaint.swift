@@ -20,8 +20,6 @@ struct FirstPaint: Sendable {
     let render: PageRender
     /// How long a new session's start inputs may take before the page goes without what they bring.
     let startWait: Duration
-    /// The app's authentication, asked who the page is for before any session is made.
-    let authenticate: Authenticator?
 
     /// Whether `html` may have a bound root.
     static func binds(_ html: Data) -> Bool {
@@ -32,16 +30,8 @@ struct FirstPaint: Sendable {
     func render(_ html: Data, for request: Request, browser: String, reply: @escaping @Sendable (Data) -> Void) {
         let page = Page(html)
         guard !page.roots.isEmpty else { return reply(html) }
-        guard let authenticate else { return renderRoots(page, for: request, browser: browser, identity: nil, reply: reply) }
-        Task {
-            let everything = request.everything ?? ([:], [:])
-            let asked = AuthenticationRequest(
-                method: request.method, path: request.path, client: request.provenance.client, headers: everything.headers,
-                cookies: everything.cookies)
-            // A page the authentication refuses goes without values: its script asks the API, which says why.
-            guard let identity = try? await authenticate(asked) else { return reply(html) }
-            renderRoots(page, for: request, browser: browser, identity: identity, reply: reply)
-        }
+        // Who the page is for: the router asked (the app's authentication, the browser's sign-in).
+        renderRoots(page, for: request, browser: browser, identity: request.identity, reply: reply)
     }
 
     private func renderRoots(_ page: Page, for request: Request, browser: String, identity: Identity?, reply: @escaping @Sendable (Data) -> Void) {

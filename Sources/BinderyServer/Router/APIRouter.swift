@@ -9,6 +9,8 @@ struct APIRouter: Sendable {
     let creations: SessionCreationRate
     let configuration: ServerConfiguration
     let telemetry: Telemetry
+    /// The browsers' sign-ins, for the inputs that sign their browser in or out (`BrowserSignIn`).
+    var signIns: SignIns? = nil
 
     func respond(to request: Request, segments: ArraySlice<String>) throws -> Answer {
         let path = Array(segments)
@@ -122,9 +124,20 @@ struct APIRouter: Sendable {
             let body = request.upload.map(UploadPayload.json(token:)) ?? request.body
             if request.upload == nil { try checkJSONBody(request) }
             let key = try Self.inputKey(request)
+            let browser = BrowserOfInput(request: request, signIns: signIns, application: application, telemetry: telemetry)
             return try onSession(
-                { session, done in session.send(input: name, payload: body, key: key, completion: done) },
-                answer: { Self.response($0) { .json($0.json, headers: $0.isReplay ? Self.replayed : []) } })
+                { session, done in
+                    session.send(input: name, payload: body, key: key) { result in
+                        // What the input asked of its browser is done, durably, before its answer says so.
+                        guard case .success(let snapshot) = result, let intent = snapshot.browser else { return done(result.map { ($0, []) }) }
+                        browser.apply(intent) { done($0.map { (snapshot, $0) }) }
+                    }
+                },
+                answer: { answered in
+                    Self.response(answered) { snapshot, headers in
+                        .json(snapshot.json, headers: (snapshot.isReplay ? Self.replayed : []) + headers)
+                    }
+                })
         }
     }
 

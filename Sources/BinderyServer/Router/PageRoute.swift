@@ -18,11 +18,14 @@ public struct PageRoute: Sendable {
     public let file: String
     /// The ViewModel of the page's bound root.
     public let viewModel: String
+    /// Whether the page is only for a signed-in browser: another is sent to the sign-in page.
+    public let needsSignIn: Bool
 
     /// The page `file` for `viewModel` at the paths `pattern` matches: segments
     /// separated by `/`, each a word or `:name` (one segment, a string) or
     /// `:name(int)` (one segment, an integer).
-    public init(_ pattern: String, file: String, viewModel: String) {
+    public init(_ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false) {
+        self.needsSignIn = needsSignIn
         parts = pattern.split(separator: "/").map { segment in
             guard segment.hasPrefix(":") else { return .literal(String(segment)) }
             let name = segment.dropFirst()

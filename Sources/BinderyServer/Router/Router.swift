@@ -16,6 +16,10 @@ struct Router: Sendable {
     let pageHeaders: [(String, String)]
     /// The app's authentication, which every `/api` request goes through first.
     let authenticate: Authenticator?
+    /// The browsers' sign-ins, if the app keeps them: a sign-in cookie says who asks.
+    let signIns: SignIns?
+    /// Where a browser without a sign-in is sent from a page that needs one; nil: 401.
+    let signInPage: String?
     /// Why the server is not ready (`/readyz`): it does not accept requests, or
     /// the application says why (`Readiness`); nil when it is.
     let whyNotReady: @Sendable () -> String?
@@ -26,14 +30,86 @@ struct Router: Sendable {
     static let healthy = Response.json(Data(#"{"status":"ok"}"#.utf8))
 
     func respond(to request: Request) -> Answer {
+        var admitted = request
         do {
-            var request = request
-            try edge.admit(&request)
-            let segments = request.segments
-            if segments.first == "api" {
-                guard let authenticate else { return try api.respond(to: request, segments: segments.dropFirst()) }
-                return authenticated(request, by: authenticate)
+            try edge.admit(&admitted)
+        } catch {
+            return .now(HTTPError.response(for: error))
+        }
+        let request = admitted
+        // Who asks, where it matters (the API, and pages, which make sessions): the app's
+        // authentication, then the browser's sign-in; off libmicrohttpd's thread, as it may
+        // await a database. A request without either goes on at once.
+        guard needsIdentity(request) else { return route(request) }
+        return .later { [self] reply in
+            Task {
+                var request = request
+                do {
+                    request.identity = try await identify(request)
+                } catch let response as Refused {
+                    return reply(response.response)
+                } catch {
+                    return reply(HTTPError.response(for: error))
+                }
+                switch route(request) {
+                case .now(let response): reply(response)
+                case .later(let work): work(reply)
+                }
             }
+        }
+    }
+
+    /// Whether `request` is one whose identity is looked for: an `/api` request or a page,
+    /// when the app authenticates or the request carries a sign-in cookie.
+    private func needsIdentity(_ request: Request) -> Bool {
+        guard authenticate != nil || (request.signInToken != nil && signIns != nil) else { return false }
+        if request.segments.first == "api" { return true }
+        guard request.method == "GET" || request.method == "HEAD", request.segments.first != ClientFiles.prefix else { return false }
+        // A page: a path without an extension (a page route, a folder) or an HTML file.
+        let last = request.segments.last ?? ""
+        return !last.contains(".") || last.hasSuffix(".html")
+    }
+
+    /// An answer instead of a route: the authentication refused the request.
+    private struct Refused: Error {
+        let response: Response
+    }
+
+    /// Who asks: the app's authentication if it says someone, else the browser's sign-in.
+    /// A refusal of the app's answers an `/api` request (401, 403); a page goes on anonymous.
+    private func identify(_ request: Request) async throws -> Identity? {
+        if let authenticate {
+            let everything = request.everything ?? ([:], [:])
+            let asked = AuthenticationRequest(
+                method: request.method, path: request.path, client: request.provenance.client, headers: everything.headers,
+                cookies: everything.cookies)
+            do {
+                if let identity = try await authenticate(asked) { return identity }
+            } catch let refusal as AuthenticationError {
+                // A page goes on anonymous (its sessions' API calls meet the refusal); the API is refused.
+                guard request.segments.first == "api" else { return nil }
+                edge.telemetry.refused(.unauthenticated, client: asked.client, detail: refusal.message)
+                throw Refused(response: refusal.httpError.response)
+            } catch {
+                // Its words may be a database's: they go to the log, not to the client.
+                edge.telemetry.logger.error("authentication failed", metadata: ["path": "\(asked.path)", "cause": "\(error)"])
+                throw Refused(response: HTTPError(status: 500, code: "authentication_failed", message: "the app's authentication failed").response)
+            }
+        }
+        guard let token = request.signInToken, let signIns else { return nil }
+        do {
+            return try await signIns.identity(for: token)
+        } catch {
+            edge.telemetry.logger.error("sign-in lookup failed", metadata: ["path": "\(request.path)", "cause": "\(error)"])
+            throw Refused(response: HTTPError(BinderyError(.databaseUnavailable, "the server cannot tell who is signed in now")).response)
+        }
+    }
+
+    /// The route of an admitted request, whose identity is known.
+    private func route(_ request: Request) -> Answer {
+        do {
+            let segments = request.segments
+            if segments.first == "api" { return try api.respond(to: request, segments: segments.dropFirst()) }
             if segments.count == 1, let response = try operations(request, segments[0]) { return .now(response) }
             if segments.first == ClientFiles.prefix {
                 // The app's own copy of a client file wins.
@@ -42,6 +118,7 @@ struct Router: Sendable {
             }
             for route in pages {
                 guard let parameters = route.parameters(request.segments) else { continue }
+                if route.needsSignIn && request.identity == nil { return .now(signInFirst(request)) }
                 return try painted(for: request) { try files.page(route, parameters: parameters, for: $0) }
             }
             do {
@@ -162,36 +239,22 @@ struct Router: Sendable {
         return page
     }
 
-    /// Asks the app's authentication first, off libmicrohttpd's thread (it may
-    /// await a database), then routes with the identity it gave.
-    private func authenticated(_ request: Request, by authenticate: @escaping Authenticator) -> Answer {
-        .later { [api, edge] reply in
-            Task {
-                var request = request
-                let everything = request.everything ?? ([:], [:])
-                let asked = AuthenticationRequest(
-                    method: request.method, path: request.path, client: request.provenance.client,
-                    headers: everything.headers, cookies: everything.cookies)
-                do {
-                    request.identity = try await authenticate(asked)
-                } catch let refusal as AuthenticationError {
-                    edge.telemetry.refused(.unauthenticated, client: asked.client, detail: refusal.message)
-                    return reply(refusal.httpError.response)
-                } catch {
-                    // Its words may be a database's: they go to the log, not to the client.
-                    edge.telemetry.logger.error("authentication failed", metadata: ["path": "\(asked.path)", "cause": "\(error)"])
-                    return reply(HTTPError(status: 500, code: "authentication_failed", message: "the app's authentication failed").response)
-                }
-                do {
-                    switch try api.respond(to: request, segments: request.segments.dropFirst()) {
-                    case .now(let response): reply(response)
-                    case .later(let work): work(reply)
-                    }
-                } catch {
-                    reply(HTTPError.response(for: error))
-                }
-            }
+    /// A page that needs a signed-in browser, asked for without one: to the sign-in page
+    /// with `next` (this path and query, same-origin by construction), else 401.
+    private func signInFirst(_ request: Request) -> Response {
+        guard let signInPage else {
+            return HTTPError(status: 401, code: "unauthenticated", message: "this page needs you to sign in").response
         }
+        var next = URLComponents()
+        next.path = request.path
+        let query = request.query.filter { $0.key != "session" && !$0.key.hasPrefix("session-") }
+        if !query.isEmpty { next.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
+        var target = URLComponents(string: signInPage) ?? URLComponents()
+        target.queryItems = (target.queryItems ?? []) + [URLQueryItem(name: "next", value: next.string ?? "/")]
+        var response = Response(
+            status: 303, headers: [("Location", target.string ?? signInPage), ("Cache-Control", "no-store")], body: .data(Data()))
+        response.isPage = true
+        return page(response, for: request)
     }
 
     /// `/healthz`, `/readyz` and `/metrics`, for an operator's probes and scraper.

@@ -219,6 +219,11 @@ final class Connection: @unchecked Sendable {
                 {
                     request.browser = token
                 }
+                if server.configuration.readsSignInCookie {
+                    for name in [SignIns.secureCookieName, SignIns.cookieName] where request.signInToken == nil {
+                        request.signInToken = name.withCString { MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }.map { String(cString: $0) }
+                    }
+                }
                 if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
                 state.route = RouteLabel(url, match: request.apiRoute)
                 switch server.route(request) {

@@ -21,6 +21,11 @@ public final class Server: @unchecked Sendable {
     /// A server for `application` with `configuration`; `application` was made
     /// with the encoding the server writes (`BinderyApp` makes both).
     init(application: Application, configuration: ServerConfiguration) {
+        var configuration = configuration
+        let signIns = application.signIns.map {
+            SignIns(store: $0, lifetime: configuration.signInLifetime, idleLimit: configuration.signInIdleLimit)
+        }
+        configuration.readsSignInCookie = signIns != nil
         self.application = application
         self.configuration = configuration
         let telemetry = Telemetry(
@@ -35,7 +40,7 @@ public final class Server: @unchecked Sendable {
         let api = APIRouter(
             application: application, streams: admission,
             creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
-            configuration: configuration, telemetry: telemetry)
+            configuration: configuration, telemetry: telemetry, signIns: signIns)
         let client = ClientFiles()
         let router = Router(
             edge: EdgePolicy(
@@ -49,6 +54,8 @@ public final class Server: @unchecked Sendable {
             client: client,
             pageHeaders: SecurityHeaders.page(policy: configuration.contentSecurityPolicy),
             authenticate: configuration.authenticate,
+            signIns: signIns,
+            signInPage: configuration.signInPage,
             whyNotReady: { [weak application] in
                 guard daemon.server?.isReady ?? false else { return "the server is not accepting requests" }
                 return application?.readiness.problem
@@ -72,7 +79,7 @@ public final class Server: @unchecked Sendable {
             configuration.runtime.logger.warning("pages go without their first paint: the client's kinds.js cannot be read")
             return nil
         }
-        return FirstPaint(api: api, render: PageRender(kinds: kinds), startWait: configuration.firstPaintWait, authenticate: configuration.authenticate)
+        return FirstPaint(api: api, render: PageRender(kinds: kinds), startWait: configuration.firstPaintWait)
     }
 
     /// Routes `request` as a connection would, without libmicrohttpd or a

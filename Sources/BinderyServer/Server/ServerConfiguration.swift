@@ -71,6 +71,15 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryBytes = 16 * 1024
     /// Seconds an idle (not suspended) connection may stay open.
     public var connectionTimeoutSeconds: UInt32 = 120
+    /// How long a browser's sign-in lasts from its making (`BrowserSignIn`), used or not.
+    public var signInLifetime: Duration = .seconds(30 * 24 * 3600)
+    /// How long a browser's sign-in lasts unused.
+    public var signInIdleLimit: Duration = .seconds(7 * 24 * 3600)
+    /// The page a browser is sent to, with `?next=<path>`, when it asks for a page that
+    /// needs a signed-in identity without one (`BinderyApp.page(…, signIn: .required)`); nil: 401.
+    public var signInPage: String?
+    /// Whether requests' sign-in cookies are read: set by the server when its app keeps sign-ins.
+    var readsSignInCookie = false
     /// The inputs that take a file (`Upload`), with their size and type limits (`BinderyApp.upload`).
     public var uploads: [UploadRule] = []
     /// Where uploads arrive before their input's turn; nil: a folder of the

@@ -1,0 +1,132 @@
+import Bindery
+import BinderyLoopback
+import Foundation
+import GRDB
+import XCTest
+
+@testable import BinderyDatabase
+@testable import BinderyServer
+
+/// Browsers signed in and out by their inputs (`BrowserSignIn`), over the wire to
+/// the real server with the example app's `signin` and `me`: the cookie, who it
+/// says asks, rotation, sign-out here and everywhere (another browser's stream
+/// ends), the page that needs a sign-in, and the limits with a clock moved by hand.
+final class SignInTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() { server = nil }
+
+    /// Signs a browser in as `name` through the `signin` ViewModel (from its cookie `token`, if it
+    /// has one); the new token the answer's `Set-Cookie` gives.
+    private func signIn(_ name: String, cookie token: String? = nil) throws -> String {
+        let id = try server.createSession("signin")
+        var headers: [String: String] = [:]
+        if let token { headers["Cookie"] = "bindery_signin=\(token)" }
+        let answer = try server.client.post("/api/signin/\(id)/inputs/signIn", json: "\"\(name)\"", headers: headers)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let cookie = try XCTUnwrap(answer.header("Set-Cookie"))
+        XCTAssertTrue(cookie.hasPrefix("bindery_signin="), cookie)
+        for attribute in ["Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=2592000"] { XCTAssertTrue(cookie.contains(attribute), cookie) }
+        XCTAssertFalse(cookie.contains("Secure"), "plain http")
+        let token = String(cookie.dropFirst("bindery_signin=".count).prefix { $0 != ";" })
+        XCTAssertEqual(token.count, 43)
+        return token
+    }
+
+    /// `POST /api/me` with the sign-in cookie `token`: 201 with who it is, or the refusal.
+    private func me(_ token: String?) throws -> HTTPResponse {
+        try server.client.post("/api/me", headers: token.map { ["Cookie": "bindery_signin=\($0)"] } ?? [:])
+    }
+
+    private func name(_ response: HTTPResponse) throws -> String? {
+        (try response.json()["outputs"] as? [String: Any])?["name"] as? String
+    }
+
+    func testAnInputSignsTheBrowserInAndItsCookieSaysWhoAsks() throws {
+        try assertError(try me(nil), 401, "unauthenticated")
+        let token = try signIn("Ada")
+        let mine = try me(token)
+        XCTAssertEqual(mine.status, 201, mine.text)
+        XCTAssertEqual(try name(mine), "Ada")
+        // The session is the identity's: the same cookie reaches it, none other does.
+        let id = try XCTUnwrap(try mine.json()["id"] as? String)
+        XCTAssertEqual(try server.client.get("/api/me/\(id)", headers: ["Cookie": "bindery_signin=\(token)"]).status, 200)
+        XCTAssertEqual(try server.client.get("/api/me/\(id)").status, 404, "a session id without the sign-in finds nothing")
+        // A forged or mangled token is nobody.
+        try assertError(try me(String(repeating: "A", count: 43)), 401, "unauthenticated")
+        try assertError(try me("../../etc"), 401, "unauthenticated")
+    }
+
+    func testSigningInAgainRotatesTheTokenAndSigningOutEndsIt() throws {
+        let first = try signIn("Ada")
+        let second = try signIn("Ada", cookie: first)
+        XCTAssertNotEqual(first, second)
+        try assertError(try me(first), 401, "unauthenticated")
+        XCTAssertEqual(try me(second).status, 201)
+
+        let id = try server.createSession("signin")
+        let out = try server.client.post("/api/signin/\(id)/inputs/signOut", headers: ["Cookie": "bindery_signin=\(second)"])
+        XCTAssertEqual(out.status, 200, out.text)
+        XCTAssertEqual(out.header("Set-Cookie"), "bindery_signin=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+        try assertError(try me(second), 401, "unauthenticated")
+    }
+
+    func testSigningOutEverywhereEndsEveryBrowsersSignInAndSessions() throws {
+        let laptop = try signIn("Ada"), phone = try signIn("Ada"), other = try signIn("Grace")
+        let onPhone = try XCTUnwrap(try me(phone).json()["id"] as? String)
+        let stream = try SSEClient(port: server.port, path: "/api/me/\(onPhone)/events", headers: ["Cookie": "bindery_signin=\(phone)"])
+        XCTAssertEqual(stream.status, 200)
+        XCTAssertNotNil(try stream.next())
+
+        let id = try server.createSession("signin")
+        let everywhere = try server.client.post("/api/signin/\(id)/inputs/signOutEverywhere", headers: ["Cookie": "bindery_signin=\(laptop)"])
+        XCTAssertEqual(everywhere.status, 200, everywhere.text)
+        var events: [String] = []
+        while let event = try stream.next(timeout: 5) { events.append(event.event) }
+        XCTAssertTrue(events.contains("bindery.end"), "the phone's page is told its session ended: \(events)")
+        try assertError(try me(phone), 401, "unauthenticated")
+        try assertError(try me(laptop), 401, "unauthenticated")
+        XCTAssertEqual(try me(other).status, 201, "another identity stays signed in")
+    }
+
+    func testAPageForTheSignedInSendsAnyoneElseToSignInFirst() throws {
+        let away = try server.client.get("/me?tab=2&session=x")
+        XCTAssertEqual(away.status, 303)
+        XCTAssertEqual(away.header("Location"), "/signin.html?next=/me?tab%3D2", "next is this page, without its sessions")
+        let token = try signIn("Ada")
+        let page = try server.client.get("/me", headers: ["Cookie": "bindery_signin=\(token)"])
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.text.contains(#"<h1 id="name" data-text="name">Ada</h1>"#), "with who it is, in the first paint: \(page.text)")
+    }
+
+    func testTheTokenIsKeptHashedAndExpiresByAClockMovedByHand() async throws {
+        let database = try DatabaseQueue()
+        let store = try SQLiteSignInStore(database: database)
+        let signIns = SignIns(store: store, lifetime: .seconds(100), idleLimit: .seconds(10))
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let token = try await signIns.signIn(Identity("ada", attributes: ["role": "admin"]), replacing: nil, now: start)
+        let rows = try await database.read { db in try Row.fetchAll(db, sql: "SELECT token_hash FROM bindery_sign_in") }
+        XCTAssertEqual(rows.map { $0["token_hash"] as String }, [SignIns.hash(token)], "the hash is kept, not the token")
+        XCTAssertFalse(rows.description.contains(token))
+
+        let identity = try await signIns.identity(for: token, now: start.addingTimeInterval(9))
+        XCTAssertEqual(identity, Identity("ada", attributes: ["role": "admin"]))
+        let idle = try await signIns.identity(for: token, now: start.addingTimeInterval(11))
+        XCTAssertNil(idle, "unused past its idle limit")
+
+        // Used within its idle limit it lives on, up to its lifetime.
+        let often = SignIns(store: store, lifetime: .seconds(200), idleLimit: .seconds(70))
+        let busy = try await often.signIn(Identity("grace"), replacing: nil, now: start)
+        for offset in [61.0, 122, 183] {
+            let still = try await SignIns(store: store, lifetime: .seconds(200), idleLimit: .seconds(70)).identity(
+                for: busy, now: start.addingTimeInterval(offset))
+            XCTAssertEqual(still?.id, "grace", "\(offset) s")
+        }
+        let over = try await SignIns(store: store, lifetime: .seconds(200), idleLimit: .seconds(70)).identity(for: busy, now: start.addingTimeInterval(201))
+        XCTAssertNil(over, "past its lifetime, used or not")
+    }
+}
