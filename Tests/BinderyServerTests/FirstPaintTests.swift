@@ -232,8 +232,13 @@ final class FirstPaintTests: XCTestCase {
         let revalidated = await page("/simple.html", headers: ["if-none-match": ETag.of(file)])
         XCTAssertEqual(revalidated.status, 200, "the file is unchanged, but its values are not the file's")
         XCTAssertNotNil(attribute("data-bindery-session", in: revalidated.html))
-        let unbound = try Data(contentsOf: TestServer.publicDirectory.appendingPathComponent("index.html"))
-        let unchanged = await page("/index.html", headers: ["if-none-match": ETag.of(unbound)])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unbound-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let unbound = Data("<!doctype html><p>No bindings here.</p>".utf8)
+        try unbound.write(to: folder.appendingPathComponent("plain.html"))
+        try makeServer { $0.publicDirectory = folder }
+        let unchanged = await page("/plain.html", headers: ["if-none-match": ETag.of(unbound)])
         XCTAssertEqual(unchanged.status, 304, "a page without bound roots is revalidated as any file")
     }
 
@@ -267,5 +272,23 @@ private final class HeldStartViewModel: ViewModelBinding {
             }
         })
         return Output(state: state.asDriver(), disposable: disposable)
+    }
+}
+
+extension FirstPaintTests {
+    /// The modules a rendered page preloads are the ones `bindery.js` imports, no fewer and no more.
+    func testARenderedPagePreloadsEveryModuleOfTheClient() async throws {
+        let folder = TestServer.publicDirectory.deletingLastPathComponent().appendingPathComponent("Sources/BinderyServer/Client")
+        var imported: Set<String> = []
+        var waiting = ["bindery.js"]
+        while let name = waiting.popLast() {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for match in text.matches(of: /^import .* from "\.\/([a-z-]+\.js)";$/.anchorsMatchLineEndings()) where imported.insert(String(match.1)).inserted {
+                waiting.append(String(match.1))
+            }
+        }
+        XCTAssertEqual(Set(ClientFiles.modules), imported)
+        let simple = await page("/simple.html")
+        for module in ClientFiles.modules { XCTAssertTrue(simple.html.contains(#"<link rel="modulepreload" href="/_bindery/v1/\#(module)">"#), module) }
     }
 }

@@ -29,8 +29,8 @@ final class SessionAccessTests: XCTestCase {
         // A page revalidated from the cache (304) gets it too, and its headers. (A page with
         // bound roots has no ETag: it comes with its session's values, made for one browser.)
         XCTAssertNil(first.header("ETag"))
-        let etag = try XCTUnwrap(try server.client.get("/index.html").header("ETag"))
-        let revalidated = try server.client.get("/index.html", headers: ["If-None-Match": etag])
+        let etag = try XCTUnwrap(try server.client.get("/_bindery/v1/inspector.html").header("ETag"))
+        let revalidated = try server.client.get("/_bindery/v1/inspector.html", headers: ["If-None-Match": etag])
         XCTAssertEqual(revalidated.status, 304)
         XCTAssertTrue(revalidated.header("Set-Cookie")?.hasPrefix("bindery_browser=") == true)
         XCTAssertNotNil(revalidated.header("Content-Security-Policy"))

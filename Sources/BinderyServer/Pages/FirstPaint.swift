@@ -227,7 +227,32 @@ extension FirstPaint {
                     root.element.walk { if $0.has("data-bindery-errors") { $0.children = [.text(HTMLText.escaped(failure))] } }
                 }
             }
+            preloadModules()
             return Data(HTMLTree.serialize(nodes).utf8)
+        }
+
+        /// Where the page loads the client (`<script type="module" src="/_bindery/v1/bindery.js">`),
+        /// the client's modules are asked for with it: one round trip for all of them, not
+        /// one per level of imports, before the page can adopt its sessions.
+        private func preloadModules() {
+            let client = "/\(ClientFiles.prefix)/\(ClientFiles.version)/"
+            for case .element(let top) in nodes {
+                var parents: [(HTMLElement, Int)] = []
+                func find(_ element: HTMLElement) {
+                    for (index, child) in element.children.enumerated() {
+                        guard case .element(let child) = child else { continue }
+                        if child.name == "script", child["src"] == client + "bindery.js" { parents.append((element, index)) }
+                        if child.name != "template" { find(child) }
+                    }
+                }
+                find(top)
+                guard let (parent, index) = parents.first else { continue }
+                let links = ClientFiles.modules.map { name in
+                    HTMLNode.element(HTMLElement(name: "link", attributes: [("rel", "modulepreload"), ("href", client + name)]))
+                }
+                parent.children.insert(contentsOf: links, at: index + 1)
+                return
+            }
         }
     }
 }
