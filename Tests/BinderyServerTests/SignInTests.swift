@@ -24,7 +24,7 @@ final class SignInTests: XCTestCase {
     /// has one); the new token the answer's `Set-Cookie` gives.
     private func signIn(_ name: String, cookie token: String? = nil) throws -> String {
         let id = try server.createSession("signin")
-        var headers: [String: String] = [:]
+        var headers = ["Origin": origin]
         if let token { headers["Cookie"] = "bindery_signin=\(token)" }
         let answer = try server.client.post("/api/signin/\(id)/inputs/signIn", json: "\"\(name)\"", headers: headers)
         XCTAssertEqual(answer.status, 200, answer.text)
@@ -37,9 +37,12 @@ final class SignInTests: XCTestCase {
         return token
     }
 
+    /// This server's origin, which its pages' writes name.
+    private var origin: String { "http://127.0.0.1:\(server.port)" }
+
     /// `POST /api/me` with the sign-in cookie `token`: 201 with who it is, or the refusal.
     private func me(_ token: String?) throws -> HTTPResponse {
-        try server.client.post("/api/me", headers: token.map { ["Cookie": "bindery_signin=\($0)"] } ?? [:])
+        try server.client.post("/api/me", headers: token.map { ["Cookie": "bindery_signin=\($0)", "Origin": origin] } ?? [:])
     }
 
     private func name(_ response: HTTPResponse) throws -> String? {
@@ -69,7 +72,7 @@ final class SignInTests: XCTestCase {
         XCTAssertEqual(try me(second).status, 201)
 
         let id = try server.createSession("signin")
-        let out = try server.client.post("/api/signin/\(id)/inputs/signOut", headers: ["Cookie": "bindery_signin=\(second)"])
+        let out = try server.client.post("/api/signin/\(id)/inputs/signOut", headers: ["Cookie": "bindery_signin=\(second)", "Origin": origin])
         XCTAssertEqual(out.status, 200, out.text)
         XCTAssertEqual(out.header("Set-Cookie"), "bindery_signin=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
         try assertError(try me(second), 401, "unauthenticated")
@@ -83,7 +86,8 @@ final class SignInTests: XCTestCase {
         XCTAssertNotNil(try stream.next())
 
         let id = try server.createSession("signin")
-        let everywhere = try server.client.post("/api/signin/\(id)/inputs/signOutEverywhere", headers: ["Cookie": "bindery_signin=\(laptop)"])
+        let everywhere = try server.client.post(
+            "/api/signin/\(id)/inputs/signOutEverywhere", headers: ["Cookie": "bindery_signin=\(laptop)", "Origin": origin])
         XCTAssertEqual(everywhere.status, 200, everywhere.text)
         var events: [String] = []
         while let event = try stream.next(timeout: 5) { events.append(event.event) }
@@ -91,6 +95,34 @@ final class SignInTests: XCTestCase {
         try assertError(try me(phone), 401, "unauthenticated")
         try assertError(try me(laptop), 401, "unauthenticated")
         XCTAssertEqual(try me(other).status, 201, "another identity stays signed in")
+    }
+
+    /// Writes a sign-in cookie authenticates, from anywhere but this site's pages: each
+    /// way around the Origin check a forged request might try is refused.
+    func testACookieAuthenticatedWriteFromElsewhereIsRefused() throws {
+        let token = try signIn("Ada")
+        let cookie = "bindery_signin=\(token)"
+        let attempts: [(String, [String: String])] = [
+            ("no Origin (a client that is not this site's page)", ["Cookie": cookie]),
+            ("Origin: null (a sandboxed frame, a data: page)", ["Cookie": cookie, "Origin": "null"]),
+            ("a sibling host of the same site", ["Cookie": cookie, "Origin": "http://evil.localhost:\(server.port)", "Host": "app.localhost:\(server.port)"]),
+            ("another site's page", ["Cookie": cookie, "Origin": "https://evil.example"]),
+            ("a cross-site fetch that hides its Origin", ["Cookie": cookie, "Sec-Fetch-Site": "cross-site"]),
+        ]
+        for (attempt, headers) in attempts {
+            let refused = try server.client.post("/api/me", headers: headers)
+            XCTAssertEqual(refused.status, 403, attempt)
+            XCTAssertEqual(try refused.json()["error"] as? String, "cross_origin", attempt)
+        }
+        // A cross-site HTML form can send text/plain with the right Origin's name in the body only: refused as not JSON.
+        let id = try server.createSession("signin")
+        let form = try server.client.request(
+            "POST", "/api/signin/\(id)/inputs/signOut", headers: ["Cookie": cookie, "Origin": origin, "Content-Type": "text/plain"], body: Data("x".utf8))
+        XCTAssertEqual(form.status, 415, form.text)
+        XCTAssertEqual(try me(token).status, 201, "this site's page, with its Origin, is served")
+        XCTAssertEqual(
+            try server.client.post("/api/me", headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin"]).status, 201,
+            "or a browser that says same-origin")
     }
 
     func testAPageForTheSignedInSendsAnyoneElseToSignInFirst() throws {

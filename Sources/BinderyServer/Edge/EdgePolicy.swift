@@ -48,6 +48,11 @@ struct EdgePolicy: Sendable {
         if request.header("sec-fetch-site")?.lowercased() == "cross-site" {
             throw refuse(.crossOrigin, 403, "cross_origin", "writes from pages of other sites are not allowed")
         }
+        // A write its browser's sign-in authenticates says where it comes from: a browser sends
+        // Origin with every POST, so one without it did not come from this site's pages.
+        if request.signInToken != nil, request.header("origin") == nil, request.header("sec-fetch-site")?.lowercased() != "same-origin" {
+            throw refuse(.crossOrigin, 403, "cross_origin", "a write with a sign-in cookie must say its Origin")
+        }
         if let origin = request.header("origin") {
             let scheme = request.provenance.scheme
             guard let host, let from = Self.origin(origin), from == Self.normalized(scheme: scheme, host) else {

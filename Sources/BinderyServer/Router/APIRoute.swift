@@ -58,9 +58,9 @@ enum APIRoute: CaseIterable, Sendable {
         switch self {
         case .catalog, .openAPI, .output: ["GET": []]
         case .streams, .events: ["GET": [503]]
-        case .create: ["POST": [403, 413, 415, 429, 503]]
+        case .create: ["POST": [401, 403, 413, 415, 429, 503]]
         case .session: ["GET": [503], "DELETE": [403]]
-        case .input: ["POST": [403, 413, 415, 422, 503, 504, 507]]
+        case .input: ["POST": [401, 403, 413, 415, 422, 503, 504, 507]]
         }
     }
 
