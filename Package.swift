@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyNetworking", targets: ["BinderyNetworking"]),
         .library(name: "BinderyDatabase", targets: ["BinderyDatabase"]),
+        .library(name: "BinderyAccounts", targets: ["BinderyAccounts"]),
         .library(name: "BinderyPostgres", targets: ["BinderyPostgres"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
@@ -63,6 +64,8 @@ let package = Package(
             "Bindery", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         // A cluster's shared database: sessions, changes by offset, LISTEN/NOTIFY, through libpq.
+        // Accounts with passwords (Argon2id by libsodium), opt-in: an app without accounts links none of it.
+        .target(name: "BinderyAccounts", dependencies: ["Bindery", "CSodium", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "BinderyPostgres", dependencies: ["Bindery", "CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyServer", dependencies: [
             "Bindery", "BinderyRx", "CMicroHTTPD", "CSodium",
@@ -75,10 +78,10 @@ let package = Package(
         // ...and a private PostgreSQL (script/postgres) for the tests that need one.
         .target(name: "BinderyLoopback", dependencies: ["CMallocStats", "BinderyPostgres"]),
         .target(name: "BinderyTest", dependencies: ["Bindery", "BinderyRxTest"]),
-        .target(name: "Examples", dependencies: ["Bindery", "BinderyReactorKit"], resources: [.copy("Resources")]),
+        .target(name: "Examples", dependencies: ["Bindery", "BinderyReactorKit", "BinderyAccounts"], resources: [.copy("Resources")]),
         .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres"]),
         // The examples and the todo list as one app: what `bindery` serves, the benchmarks measure and the tests start.
-        .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"]),
+        .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"]),
         // What ships: serve and probe, nothing else.
         .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -89,7 +92,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "BinderyServerTests", dependencies: [
-            "bindery", "Bindery", "BinderyDatabase", "BinderyNetworking", "BinderyPostgres", "BinderyRxBlocking", "BinderyServer", "BinderyLoopback",
+            "bindery", "Bindery", "BinderyAccounts", "BinderyDatabase", "BinderyNetworking", "BinderyPostgres", "BinderyRxBlocking", "BinderyServer",
+            "BinderyLoopback",
             "ExampleApp", "Examples", "Todo",
             .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -1,3 +1,4 @@
+import BinderyAccounts
 import BinderyDatabase
 import BinderyPostgres
 import BinderyServer
@@ -27,6 +28,7 @@ public enum ExampleApp {
             app.services.register(database, as: (any DatabaseWriter).self)
             if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
             try app.application.keepSignIns(in: database)
+            app.services.register(try Accounts(database: database))
         }
         Examples.register(in: app.application)
         Todo.register(in: app.application)

@@ -1,4 +1,5 @@
 import Bindery
+import BinderyAccounts
 import BinderyReactorKit
 
 /// The seed articles' ViewModels, registered under their URL names.
@@ -50,11 +51,14 @@ public enum Examples {
         application.register(
             "avatar", summary: "A picture sent from the page as a file (an upload): its bytes checked, kept as the session's."
         ) { _ in AvatarViewModel() }
-        application.register("signin", summary: "Who this browser is: sign it in by a name (a demo, no password) or out, here or everywhere.") {
-            context in SignInViewModel(identity: context.identity, next: try context.parameters(as: SignInViewModel.Parameters.self).next)
+        application.register("signin", summary: "Who this browser is: register, sign in with a password, sign out here or everywhere.") {
+            context in
+            SignInViewModel(
+                accounts: try context.services.get(Accounts.self), identity: context.identity,
+                next: try context.parameters(as: SignInViewModel.Parameters.self).next, client: context.client)
         }
-        application.register("me", summary: "Only for a signed-in identity: who you are (401 without one).") { context in
-            MeViewModel(identity: try context.requireIdentity())
+        application.register("me", summary: "Only for a signed-in identity: who you are, and a new password (401 without one).") { context in
+            MeViewModel(identity: try context.requireIdentity(), accounts: try context.services.get(Accounts.self), client: context.client)
         }
         application.register("bindings", summary: "Every binding kind on one page: a JSON document whose fields each kind of element shows.") { _ in
             BindingsViewModel()

@@ -25,9 +25,10 @@ final class LayerTests: XCTestCase {
         "BinderyServer": ["Bindery", "BinderyRx", "CMicroHTTPD", "CSodium", "CoreMetrics", "Logging", "Prometheus"],
         "BinderyTest": ["Bindery", "BinderyRxTest"],
         "BinderyLoopback": ["BinderyPostgres", "CMallocStats"],
-        "Examples": ["Bindery", "BinderyReactorKit"],
+        "Examples": ["Bindery", "BinderyReactorKit", "BinderyAccounts"],
+        "BinderyAccounts": ["Bindery", "CSodium", "GRDB"],
         "Todo": ["Bindery", "BinderyDatabase", "BinderyPostgres"],
-        "ExampleApp": ["BinderyServer", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"],
+        "ExampleApp": ["BinderyServer", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"],
         "bindery": ["BinderyServer", "ExampleApp"],
     ]
 

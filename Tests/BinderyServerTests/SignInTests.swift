@@ -20,15 +20,21 @@ final class SignInTests: XCTestCase {
 
     override func tearDown() { server = nil }
 
-    /// Signs a browser in as `name` through the `signin` ViewModel (from its cookie `token`, if it
-    /// has one); the new token the answer's `Set-Cookie` gives.
-    private func signIn(_ name: String, cookie token: String? = nil) throws -> String {
+    /// The logins registered so far (each with the password "correct horse").
+    private var registered: Set<String> = []
+
+    /// Signs a browser in as `login` through the `signin` ViewModel (registering the account
+    /// the first time; from its cookie `token`, if it has one); the new token the answer's
+    /// `Set-Cookie` gives.
+    private func signIn(_ login: String, cookie token: String? = nil) throws -> String {
         let id = try server.createSession("signin")
         var headers = ["Origin": origin]
         if let token { headers["Cookie"] = "bindery_signin=\(token)" }
-        let answer = try server.client.post("/api/signin/\(id)/inputs/signIn", json: "\"\(name)\"", headers: headers)
+        let input = registered.insert(login).inserted ? "register" : "signIn"
+        let answer = try server.client.post(
+            "/api/signin/\(id)/inputs/\(input)", json: #"{"login": "\#(login)", "password": "correct horse"}"#, headers: headers)
         XCTAssertEqual(answer.status, 200, answer.text)
-        let cookie = try XCTUnwrap(answer.header("Set-Cookie"))
+        let cookie = try XCTUnwrap(answer.header("Set-Cookie"), answer.text)
         XCTAssertTrue(cookie.hasPrefix("bindery_signin="), cookie)
         for attribute in ["Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=2592000"] { XCTAssertTrue(cookie.contains(attribute), cookie) }
         XCTAssertFalse(cookie.contains("Secure"), "plain http")
@@ -54,7 +60,7 @@ final class SignInTests: XCTestCase {
         let token = try signIn("Ada")
         let mine = try me(token)
         XCTAssertEqual(mine.status, 201, mine.text)
-        XCTAssertEqual(try name(mine), "Ada")
+        XCTAssertEqual(try name(mine), "ada", "its login, as kept")
         // The session is the identity's: the same cookie reaches it, none other does.
         let id = try XCTUnwrap(try mine.json()["id"] as? String)
         XCTAssertEqual(try server.client.get("/api/me/\(id)", headers: ["Cookie": "bindery_signin=\(token)"]).status, 200)
@@ -125,6 +131,24 @@ final class SignInTests: XCTestCase {
             "or a browser that says same-origin")
     }
 
+    func testWrongPasswordsAreSaidAtTheFieldThenRefused429() throws {
+        _ = try signIn("ada")
+        let id = try server.createSession("signin")
+        for attempt in 1...5 {
+            let wrong = try server.client.post(
+                "/api/signin/\(id)/inputs/signIn", json: #"{"login": "ada", "password": "wrong guess"}"#, headers: ["Origin": origin])
+            XCTAssertEqual(wrong.status, 200, "attempt \(attempt): the form says it, not the status")
+            XCTAssertNil(wrong.header("Set-Cookie"))
+            let problems = (try wrong.json()["outputs"] as? [String: Any])?["problems"] as? [String: String]
+            XCTAssertEqual(problems, ["password": "wrong login or password"])
+        }
+        let limited = try server.client.post(
+            "/api/signin/\(id)/inputs/signIn", json: #"{"login": "ada", "password": "correct horse"}"#, headers: ["Origin": origin])
+        try assertError(limited, 429, "too_many_attempts")
+        XCTAssertEqual(limited.header("Retry-After"), "900")
+        XCTAssertNil(limited.header("Set-Cookie"))
+    }
+
     func testAPageForTheSignedInSendsAnyoneElseToSignInFirst() throws {
         let away = try server.client.get("/me?tab=2&session=x")
         XCTAssertEqual(away.status, 303)
@@ -132,7 +156,7 @@ final class SignInTests: XCTestCase {
         let token = try signIn("Ada")
         let page = try server.client.get("/me", headers: ["Cookie": "bindery_signin=\(token)"])
         XCTAssertEqual(page.status, 200)
-        XCTAssertTrue(page.text.contains(#"<h1 id="name" data-text="name">Ada</h1>"#), "with who it is, in the first paint: \(page.text)")
+        XCTAssertTrue(page.text.contains(#"<h1 id="name" data-text="name">ada</h1>"#), "with who it is, in the first paint: \(page.text)")
     }
 
     func testTheTokenIsKeptHashedAndExpiresByAClockMovedByHand() async throws {

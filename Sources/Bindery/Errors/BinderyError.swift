@@ -43,6 +43,8 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
         public static let unauthenticated = Code(rawValue: "unauthenticated")
         /// The identity may not do this (403).
         public static let forbidden = Code(rawValue: "forbidden")
+        /// Too many attempts of something that is limited (failed sign-ins): 429, with `retryAfter`.
+        public static let tooManyAttempts = Code(rawValue: "too_many_attempts")
         /// A durable write found its input's receipt (`InputReceipt`) already
         /// stored: the input was applied before, and is answered as a repeat
         /// (never answered to a client).
@@ -63,6 +65,8 @@ public struct BinderyError: Error, Equatable, CustomStringConvertible {
     /// What failed underneath (a database's own words), for the operator's
     /// log: never sent to a client.
     public var cause: String?
+    /// For a limit (`tooManyAttempts`): seconds until asking again may succeed (`Retry-After`).
+    public var retryAfter: Int?
 
     /// An error of kind `code` saying `message`; `applied` and `cause` as above.
     public init(_ code: Code, _ message: String, applied: Bool? = nil, cause: String? = nil) {

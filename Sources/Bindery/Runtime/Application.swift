@@ -337,7 +337,7 @@ public final class Application: @unchecked Sendable {
         } catch {
             return completion(.failure(error as? BinderyError ?? BinderyError(.viewModelFailed, "\(error)")))
         }
-        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services, identity: identity)
+        let context = ViewModelContext(sessionID: session.id, parameters: parameters, services: services, identity: identity, client: client)
         start(session, definition, context: context, resuming: nil, completion: completion)
     }
 

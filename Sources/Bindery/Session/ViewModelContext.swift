@@ -10,13 +10,19 @@ public struct ViewModelContext: Sendable {
     public let parameters: Data
     /// The application's services: the database and whatever else the app registered.
     public let services: Services
+    /// The address of the client that created the session (behind a trusted proxy, the one
+    /// it names), if known: what per-client limits count by (an account's failed sign-ins).
+    public let client: String?
 
     /// A context for session `sessionID` (tests make their own).
-    public init(sessionID: String, parameters: Data = Data(), services: Services = Services(), identity: Identity? = nil) {
+    public init(
+        sessionID: String, parameters: Data = Data(), services: Services = Services(), identity: Identity? = nil, client: String? = nil
+    ) {
         self.sessionID = sessionID
         self.identity = identity
         self.parameters = parameters
         self.services = services
+        self.client = client
     }
 
     /// Creation parameters are a JSON object, `null` or nothing: anything else

@@ -34,6 +34,9 @@ struct HTTPError: Error, Sendable {
         case .idempotencyKeyReused: status = 422
         case .unauthenticated: status = 401
         case .forbidden: status = 403
+        case .tooManyAttempts:
+            status = 429
+            headers = [("Retry-After", String(max(1, error.retryAfter ?? 1)))]
         case .limitReached:
             status = 503
             headers = [("Retry-After", "1")]

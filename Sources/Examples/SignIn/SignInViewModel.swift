@@ -1,37 +1,48 @@
 import Bindery
+import BinderyAccounts
 
-/// Who this browser is, and signing it in or out (`BrowserSignIn`). A demo of the
-/// mechanism: it signs in by a name alone, no password (an app's accounts check
-/// one before they sign in). After signing in, the page goes to `next`, a path of
-/// this site only.
+/// Who this browser is: register an account, sign in with its password, sign out
+/// here or everywhere (`BinderyAccounts`, `BrowserSignIn`). Once signed in, the
+/// page goes to `next`, a path of this site only.
 final class SignInViewModel: ViewModelBinding {
     struct Parameters: Decodable {
         let next: String?
     }
 
+    struct Credentials: Decodable, Sendable {
+        let login: String
+        let password: String
+    }
+
     struct Input: Decodable {
-        let signIn: Observable<String>
+        let signIn: Observable<Credentials>
+        let register: Observable<Credentials>
         let signOut: Observable<Void>
         let signOutEverywhere: Observable<Void>
     }
 
     struct Output {
-        /// "Signed in as Ada", or "Not signed in".
+        /// "Signed in as ada", or "Not signed in".
         let who: Driver<String>
         let signedIn: Driver<Bool>
-        /// What is wrong with the name, by field.
+        /// What is wrong with the sign-in form and the register form, by field.
         let problems: Driver<[String: String]>
+        let registerProblems: Driver<[String: String]>
         /// Where the page goes once signed in (`data-navigate`).
         let goTo: Signal<String>
         let disposable: Disposable
     }
 
+    let accounts: Accounts
     let identity: Identity?
     let next: String
+    let client: String?
 
-    init(identity: Identity?, next: String?) {
+    init(accounts: Accounts, identity: Identity?, next: String?, client: String?) {
+        self.accounts = accounts
         self.identity = identity
         self.next = Self.sameSite(next)
+        self.client = client
     }
 
     /// `next` if it is a path of this site (`/me`, not `//evil.example`, `https://…` or `/\evil`); else `/`.
@@ -43,43 +54,115 @@ final class SignInViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let name = BehaviorRelay<String?>(value: identity?.id)
+        let login = BehaviorRelay<String?>(value: identity.map { $0.attributes["login"] ?? $0.id })
         let problems = BehaviorRelay<[String: String]>(value: [:])
+        let registerProblems = BehaviorRelay<[String: String]>(value: [:])
         let goTo = PublishRelay<String>()
-        let signedIn = input.signIn.subscribe(onNext: { [next] text in
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard (1...40).contains(trimmed.count), trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " }) else {
-                problems.accept(["name": "a name is 1 to 40 letters, digits or spaces"])
-                return
+        let (accounts, client, next) = (accounts, client, next)
+
+        /// Checks `credentials` with `check` off the session's thread, holding the input's answer:
+        /// signed in, or the reason at the form's fields, or 429 past the failed-attempt limits.
+        func attempt(_ credentials: Credentials, into shown: BehaviorRelay<[String: String]>, _ check: @escaping @Sendable () async throws -> Identity) {
+            let answer = AnswerHold.take()
+            let browser = BrowserSignIn.take()
+            Task {
+                do {
+                    let identity = try await check()
+                    browser?.signIn(as: identity)
+                    shown.accept([:])
+                    login.accept(identity.attributes["login"] ?? identity.id)
+                    goTo.accept(next)
+                    answer?.release()
+                } catch let refusal as AccountError {
+                    if let error = refusal.binderyError { return answer?.release(failing: error) ?? () }
+                    let field = if case .invalidLogin = refusal { "login" } else if case .loginTaken = refusal { "login" } else { "password" }
+                    shown.accept([field: refusal.description])
+                    answer?.release()
+                } catch {
+                    answer?.release(failing: error)
+                }
             }
-            BrowserSignIn.take()?.signIn(as: Identity(trimmed))
-            problems.accept([:])
-            name.accept(trimmed)
-            goTo.accept(next)
+        }
+        let signedIn = input.signIn.subscribe(onNext: { credentials in
+            attempt(credentials, into: problems) { try await accounts.signIn(login: credentials.login, password: credentials.password, client: client) }
+        })
+        let registered = input.register.subscribe(onNext: { credentials in
+            attempt(credentials, into: registerProblems) { try await accounts.register(login: credentials.login, password: credentials.password) }
         })
         let signedOut = input.signOut.subscribe(onNext: {
             BrowserSignIn.take()?.signOut()
-            name.accept(nil)
+            login.accept(nil)
         })
         let everywhere = input.signOutEverywhere.subscribe(onNext: {
             BrowserSignIn.take()?.signOutEverywhere()
-            name.accept(nil)
+            login.accept(nil)
         })
         return Output(
-            who: name.map { $0.map { "Signed in as \($0)" } ?? "Not signed in" }.asDriver(onErrorJustReturn: ""),
-            signedIn: name.map { $0 != nil }.asDriver(onErrorJustReturn: false), problems: problems.asDriver(), goTo: goTo.asSignal(),
-            disposable: Disposables.create(signedIn, signedOut, everywhere))
+            who: login.map { $0.map { "Signed in as \($0)" } ?? "Not signed in" }.asDriver(onErrorJustReturn: ""),
+            signedIn: login.map { $0 != nil }.asDriver(onErrorJustReturn: false), problems: problems.asDriver(),
+            registerProblems: registerProblems.asDriver(), goTo: goTo.asSignal(),
+            disposable: Disposables.create(signedIn, registered, signedOut, everywhere))
     }
 }
 
 /// A page only for a signed-in browser (`app.page("/me", …, needsSignIn: true)`), and a
-/// ViewModel only for a signed-in identity (`context.requireIdentity()`): who you are.
-final class MeViewModel {
-    let name: Driver<String>
-    let greeting: Driver<String>
+/// ViewModel only for a signed-in identity (`context.requireIdentity()`): who you are, and
+/// a new password.
+final class MeViewModel: ViewModelBinding {
+    struct PasswordChange: Decodable, Sendable {
+        let current: String
+        let new: String
+    }
 
-    init(identity: Identity) {
-        name = .just(identity.id)
-        greeting = .just("Hello, \(identity.id). Only you see this page.")
+    struct Input: Decodable {
+        let changePassword: Observable<PasswordChange>
+    }
+
+    struct Output {
+        let name: Driver<String>
+        let greeting: Driver<String>
+        let problems: Driver<[String: String]>
+        let message: Signal<String>
+        let disposable: Disposable
+    }
+
+    let identity: Identity
+    let accounts: Accounts
+    let client: String?
+
+    init(identity: Identity, accounts: Accounts, client: String?) {
+        self.identity = identity
+        self.accounts = accounts
+        self.client = client
+    }
+
+    func bind(_ input: Input) -> Output {
+        let name = identity.attributes["login"] ?? identity.id
+        let problems = BehaviorRelay<[String: String]>(value: [:])
+        let message = PublishRelay<String>()
+        let (identity, accounts, client) = (identity, accounts, client)
+        let changed = input.changePassword.subscribe(onNext: { change in
+            let answer = AnswerHold.take()
+            Task {
+                do {
+                    try await accounts.changePassword(of: identity, from: change.current, to: change.new, client: client)
+                    problems.accept([:])
+                    message.accept("Your password is changed.")
+                    answer?.release()
+                } catch let refusal as AccountError {
+                    if let error = refusal.binderyError { return answer?.release(failing: error) ?? () }
+                    problems.accept([
+                        refusal == .wrongLoginOrPassword ? "current" : "new": refusal == .wrongLoginOrPassword
+                            ? "that is not your password" : refusal.description
+                    ])
+                    answer?.release()
+                } catch {
+                    answer?.release(failing: error)
+                }
+            }
+        })
+        return Output(
+            name: .just(name), greeting: .just("Hello, \(name). Only you see this page."), problems: problems.asDriver(),
+            message: message.asSignal(), disposable: changed)
     }
 }
