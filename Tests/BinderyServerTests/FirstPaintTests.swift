@@ -209,6 +209,22 @@ final class FirstPaintTests: XCTestCase {
         XCTAssertEqual(attribute("data-bindery-rendered", in: slow.html), "created")
     }
 
+    /// A page no browser adopts (a crawler, a link preview) leaves a session that goes as an
+    /// unused one does, its start inputs notwithstanding; one a browser streamed from stays.
+    func testASessionMadeForAPageNoBrowserAdoptsGoesAsAnUnusedOne() async throws {
+        try makeServer {
+            $0.runtime.unusedSessionTimeout = .seconds(60)
+            $0.runtime.sessionIdleTimeout = .seconds(3600)
+        }
+        let crawled = await page("/table.html")  // data-bindery-start="fetchItems": an input the server sent
+        let id = try XCTUnwrap(attribute("data-bindery-session", in: crawled.html))
+        let application = server.application
+        XCTAssertNotNil(try application.liveSession("table", id: id))
+        XCTAssertEqual(application.disposeIdleSessions(now: .now + .seconds(30)), 0, "not before the unused limit")
+        XCTAssertEqual(application.disposeIdleSessions(now: .now + .seconds(61)), 1, "at the unused limit, not the idle one")
+        XCTAssertNil(try application.liveSession("table", id: id))
+    }
+
     func testAPageMakesNoSessionPastTheClientsRateAndNoneWhenTheFirstPaintIsOff() async throws {
         try makeServer {
             $0.sessionCreationBurst = 1
