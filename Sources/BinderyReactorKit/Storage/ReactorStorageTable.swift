@@ -30,6 +30,11 @@ final class ReactorStorageTable: @unchecked Sendable {
     /// How many entries the table holds, gone reactors' included until they are swept.
     var count: Int { lock.withLock { entries.count } }
 
+    /// Whether the table holds an entry for `reactor` (its storage was made and not let go).
+    func holds(_ reactor: AnyObject) -> Bool {
+        lock.withLock { entries[ObjectIdentifier(reactor)]?.reactor === reactor }
+    }
+
     /// The storage of `reactor`, made on first use.
     func storage(for reactor: AnyObject) -> ReactorStorage {
         let id = ObjectIdentifier(reactor)
