@@ -54,7 +54,7 @@ public enum Examples {
         application.register("signin", summary: "Who this browser is: register, sign in with a password, sign out here or everywhere.") {
             context in
             SignInViewModel(
-                accounts: try context.services.get(Accounts.self), identity: context.identity,
+                accounts: context.services.contains(Accounts.self) ? try context.services.get(Accounts.self) : nil, identity: context.identity,
                 next: try context.parameters(as: SignInViewModel.Parameters.self).next, client: context.client)
         }
         application.register("me", summary: "Only for a signed-in identity: who you are, and a new password (401 without one).") { context in

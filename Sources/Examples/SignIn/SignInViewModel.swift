@@ -33,12 +33,13 @@ final class SignInViewModel: ViewModelBinding {
         let disposable: Disposable
     }
 
-    let accounts: Accounts
+    /// The app's accounts; nil where it keeps none (a cluster, for now): the page says so.
+    let accounts: Accounts?
     let identity: Identity?
     let next: String
     let client: String?
 
-    init(accounts: Accounts, identity: Identity?, next: String?, client: String?) {
+    init(accounts: Accounts?, identity: Identity?, next: String?, client: String?) {
         self.accounts = accounts
         self.identity = identity
         self.next = Self.sameSite(next)
@@ -63,6 +64,7 @@ final class SignInViewModel: ViewModelBinding {
         /// Checks `credentials` with `check` off the session's thread, holding the input's answer:
         /// signed in, or the reason at the form's fields, or 429 past the failed-attempt limits.
         func attempt(_ credentials: Credentials, into shown: BehaviorRelay<[String: String]>, _ check: @escaping @Sendable () async throws -> Identity) {
+            guard accounts != nil else { return shown.accept(["login": "this server keeps no accounts"]) }
             let answer = AnswerHold.take()
             let browser = BrowserSignIn.take()
             Task {
@@ -84,10 +86,10 @@ final class SignInViewModel: ViewModelBinding {
             }
         }
         let signedIn = input.signIn.subscribe(onNext: { credentials in
-            attempt(credentials, into: problems) { try await accounts.signIn(login: credentials.login, password: credentials.password, client: client) }
+            attempt(credentials, into: problems) { try await accounts!.signIn(login: credentials.login, password: credentials.password, client: client) }
         })
         let registered = input.register.subscribe(onNext: { credentials in
-            attempt(credentials, into: registerProblems) { try await accounts.register(login: credentials.login, password: credentials.password) }
+            attempt(credentials, into: registerProblems) { try await accounts!.register(login: credentials.login, password: credentials.password) }
         })
         let signedOut = input.signOut.subscribe(onNext: {
             BrowserSignIn.take()?.signOut()
