@@ -61,6 +61,12 @@ enum SQLiteSchema {
             }
             try db.create(index: "bindery_sign_in_by_identity", on: "bindery_sign_in", columns: ["identity"])
         }
+        migrator.registerMigration("bindery-sign-in-v2-script-tokens") { db in
+            try db.alter(table: "bindery_sign_in") { table in
+                table.add(column: "kind", .text).notNull().defaults(to: "browser")
+                table.add(column: "name", .text)
+            }
+        }
         return migrator
     }
 

@@ -20,23 +20,19 @@ package final class SQLiteSignInStore: SignInStore {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO bindery_sign_in (token_hash, identity, identity_attributes, created_at, last_used_at)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO bindery_sign_in (token_hash, identity, identity_attributes, created_at, last_used_at, kind, name)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     record.tokenHash, record.identity.id, attributes, record.createdAt.timeIntervalSince1970, record.lastUsedAt.timeIntervalSince1970,
+                    record.kind.rawValue, record.name,
                 ])
         }
     }
 
     package func find(tokenHash: String) async throws -> SignInRecord? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM bindery_sign_in WHERE token_hash = ?", arguments: [tokenHash]).map { row in
-                let attributes = (row["identity_attributes"] as Data?).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
-                return SignInRecord(
-                    tokenHash: row["token_hash"], identity: Identity(row["identity"], attributes: attributes),
-                    createdAt: Date(timeIntervalSince1970: row["created_at"]), lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]))
-            }
+            try Row.fetchOne(db, sql: "SELECT * FROM bindery_sign_in WHERE token_hash = ?", arguments: [tokenHash]).map(Self.record)
         }
     }
 
@@ -65,6 +61,23 @@ package final class SQLiteSignInStore: SignInStore {
                 sql: "DELETE FROM bindery_sign_in WHERE created_at < ? OR last_used_at < ?",
                 arguments: [createdBefore.timeIntervalSince1970, usedBefore.timeIntervalSince1970])
         }
+    }
+
+    package func list(identity: String, kind: SignInRecord.Kind) async throws -> [SignInRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM bindery_sign_in WHERE identity = ? AND kind = ? ORDER BY created_at DESC",
+                arguments: [identity, kind.rawValue]
+            ).map(Self.record)
+        }
+    }
+
+    private static func record(_ row: Row) -> SignInRecord {
+        let attributes = (row["identity_attributes"] as Data?).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+        return SignInRecord(
+            tokenHash: row["token_hash"], identity: Identity(row["identity"], attributes: attributes),
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), lastUsedAt: Date(timeIntervalSince1970: row["last_used_at"]),
+            kind: SignInRecord.Kind(rawValue: row["kind"] ?? "browser") ?? .browser, name: row["name"])
     }
 
     private func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {

@@ -58,7 +58,10 @@ public enum Examples {
                 next: try context.parameters(as: SignInViewModel.Parameters.self).next, client: context.client)
         }
         application.register("me", summary: "Only for a signed-in identity: who you are, and a new password (401 without one).") { context in
-            MeViewModel(identity: try context.requireIdentity(), accounts: try context.services.get(Accounts.self), client: context.client)
+            MeViewModel(
+                identity: try context.requireIdentity(), accounts: try context.services.get(Accounts.self),
+                scripts: context.services.contains((any ScriptTokens).self) ? try context.services.get((any ScriptTokens).self) : nil,
+                client: context.client)
         }
         application.register("bindings", summary: "Every binding kind on one page: a JSON document whose fields each kind of element shows.") { _ in
             BindingsViewModel()

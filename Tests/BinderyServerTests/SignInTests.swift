@@ -149,6 +149,50 @@ final class SignInTests: XCTestCase {
         XCTAssertNil(limited.header("Set-Cookie"))
     }
 
+    /// A script is its maker by a token made on the maker's page: `Authorization: Bearer`,
+    /// listed, revoked; a browser's cookie token is no script's, and signing out everywhere ends both.
+    func testAScriptIsItsMakerByABearerTokenUntilItIsRevoked() throws {
+        let cookie = try signIn("ada")
+        let page = try me(cookie)
+        let id = try XCTUnwrap(try page.json()["id"] as? String)
+        let made = try server.client.post(
+            "/api/me/\(id)/inputs/makeToken", json: #""deploy script""#, headers: ["Cookie": "bindery_signin=\(cookie)", "Origin": origin])
+        XCTAssertEqual(made.status, 200, made.text)
+        let outputs = try XCTUnwrap(try made.json()["outputs"] as? [String: Any])
+        let token = try XCTUnwrap(outputs["newToken"] as? String)
+        XCTAssertEqual(token.count, 43)
+        let listed = try XCTUnwrap(outputs["tokens"] as? [[String: Any]])
+        XCTAssertEqual(listed.map { $0["name"] as? String }, ["deploy script"])
+        XCTAssertFalse(made.text.contains(SignIns.hash(token)), "listed by an id, never by its hash")
+
+        // curl, no cookie, no Origin: the token is who asks.
+        let script = try server.client.post("/api/me", headers: ["Authorization": "Bearer \(token)"])
+        XCTAssertEqual(script.status, 201, script.text)
+        XCTAssertEqual(try name(script), "ada")
+        try assertError(try server.client.post("/api/me", headers: ["Authorization": "Bearer \(cookie)"]), 401, "unauthenticated")
+        try assertError(try server.client.post("/api/me", headers: ["Authorization": "Bearer nope"]), 401, "unauthenticated")
+        try assertError(try server.client.post("/api/me", headers: ["Authorization": "Basic YWRhOmFkYQ=="]), 401, "unauthenticated")
+
+        let tokenID = try XCTUnwrap(listed.first?["id"] as? String)
+        let revoked = try server.client.post(
+            "/api/me/\(id)/inputs/revokeToken", json: "\"\(tokenID)\"", headers: ["Cookie": "bindery_signin=\(cookie)", "Origin": origin])
+        XCTAssertEqual(revoked.status, 200, revoked.text)
+        XCTAssertEqual((try revoked.json()["outputs"] as? [String: Any])?["tokens"] as? [[String: String]], [])
+        try assertError(try server.client.post("/api/me", headers: ["Authorization": "Bearer \(token)"]), 401, "unauthenticated")
+
+        // Signing out everywhere ends scripts' tokens too.
+        let again = try server.client.post(
+            "/api/me/\(id)/inputs/makeToken", json: #""nightly""#, headers: ["Cookie": "bindery_signin=\(cookie)", "Origin": origin])
+        let nightly = try XCTUnwrap((try again.json()["outputs"] as? [String: Any])?["newToken"] as? String)
+        XCTAssertEqual(try server.client.post("/api/me", headers: ["Authorization": "Bearer \(nightly)"]).status, 201)
+        let signin = try server.createSession("signin")
+        XCTAssertEqual(
+            try server.client.post(
+                "/api/signin/\(signin)/inputs/signOutEverywhere", headers: ["Cookie": "bindery_signin=\(cookie)", "Origin": origin]
+            ).status, 200)
+        try assertError(try server.client.post("/api/me", headers: ["Authorization": "Bearer \(nightly)"]), 401, "unauthenticated")
+    }
+
     func testAPageForTheSignedInSendsAnyoneElseToSignInFirst() throws {
         let away = try server.client.get("/me?tab=2&session=x")
         XCTAssertEqual(away.status, 303)

@@ -44,7 +44,11 @@ final class SchemaMigrationTests: XCTestCase {
         XCTAssertTrue(columns.contains("input_keys"))
         let applied = try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         XCTAssertEqual(
-            Set(applied), ["bindery-session-v1", "bindery-session-v2-input-keys", "bindery-value-v1", "bindery-input-receipt-v1", "bindery-sign-in-v1"])
+            Set(applied),
+            [
+                "bindery-session-v1", "bindery-session-v2-input-keys", "bindery-value-v1", "bindery-input-receipt-v1", "bindery-sign-in-v1",
+                "bindery-sign-in-v2-script-tokens",
+            ])
         XCTAssertTrue(try database.read { db in try db.tableExists("bindery_input_receipt") })
     }
 

@@ -1,20 +1,61 @@
 import Foundation
 
-/// A browser's sign-in as the app's database keeps it: the hash of its token
-/// (never the token), who it signs in, and when it was made and last used.
+/// A sign-in as the app's database keeps it: the hash of its token (never the
+/// token), who it signs in, what it is for, and when it was made and last used.
 public struct SignInRecord: Sendable, Equatable {
+    /// What a token is for: a browser's cookie, or a script's `Authorization: Bearer`.
+    public enum Kind: String, Sendable {
+        case browser
+        case script
+    }
+
     /// The token's SHA-256, hex: a database read does not give anyone a way in.
     public let tokenHash: String
     public let identity: Identity
     public let createdAt: Date
     public var lastUsedAt: Date
+    public let kind: Kind
+    /// A script token's name, as its maker gave it ("deploy script"); nil for a browser's.
+    public let name: String?
 
-    public init(tokenHash: String, identity: Identity, createdAt: Date, lastUsedAt: Date) {
+    public init(tokenHash: String, identity: Identity, createdAt: Date, lastUsedAt: Date, kind: Kind = .browser, name: String? = nil) {
         self.tokenHash = tokenHash
         self.identity = identity
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.kind = kind
+        self.name = name
     }
+
+    /// How a token is named where it is listed and revoked: the first 12 hex digits of its hash.
+    public var id: String { String(tokenHash.prefix(12)) }
+}
+
+/// A script's token as its maker sees it listed: never the token itself.
+public struct ScriptToken: Sendable, Equatable, Codable {
+    public let id: String
+    public let name: String
+    public let createdAt: Date
+    public let lastUsedAt: Date
+
+    public init(id: String, name: String, createdAt: Date, lastUsedAt: Date) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// Tokens for scripts (`Authorization: Bearer`), made, listed and revoked by a
+/// signed-in identity: the server gives this service to factories
+/// (`context.services.get((any ScriptTokens).self)`) where the app keeps sign-ins.
+public protocol ScriptTokens: Sendable {
+    /// A new token for `identity` named `name`: the token itself, shown once, and its id.
+    func make(for identity: Identity, name: String) async throws -> (id: String, token: String)
+    /// `identity`'s script tokens, newest first.
+    func list(for identity: Identity) async throws -> [ScriptToken]
+    /// Revokes `identity`'s token `id`; false if it has none of that id.
+    func revoke(_ id: String, of identity: Identity) async throws -> Bool
 }
 
 /// Where the app keeps its browsers' sign-ins (`BinderyDatabase`: the app's SQLite
@@ -31,6 +72,8 @@ public protocol SignInStore: Sendable {
     func deleteAll(identity: String) async throws -> [String]
     /// Deletes the sign-ins made before `createdBefore` or last used before `usedBefore`.
     func deleteExpired(createdBefore: Date, usedBefore: Date) async throws
+    /// Every sign-in of `identity` of `kind`, newest first.
+    func list(identity: String, kind: SignInRecord.Kind) async throws -> [SignInRecord]
 }
 
 extension Application {

@@ -223,6 +223,10 @@ public enum ServeOptions {
             get: { "\($0.signInIdleLimit.components.seconds)" }
         ) { $0.signInIdleLimit = .seconds(try number($1, in: 60...31_536_000) as Int) },
         value(
+            "script-token-lifetime", "<seconds>", "Seconds a script's token (Authorization: Bearer) lasts from its making.",
+            get: { "\($0.scriptTokenLifetime.components.seconds)" }
+        ) { $0.scriptTokenLifetime = .seconds(try number($1, in: 60...315_360_000) as Int) },
+        value(
             "upload-directory", "<path>", "Folder uploads arrive in before their input takes them (default: a temporary one of the server's own).",
             get: { $0.uploadDirectory?.path ?? "" }
         ) { $0.uploadDirectory = URL(fileURLWithPath: $1) },

@@ -62,7 +62,7 @@ struct Router: Sendable {
     /// Whether `request` is one whose identity is looked for: an `/api` request or a page,
     /// when the app authenticates or the request carries a sign-in cookie.
     private func needsIdentity(_ request: Request) -> Bool {
-        guard authenticate != nil || (request.signInToken != nil && signIns != nil) else { return false }
+        guard authenticate != nil || (signIns != nil && (request.signInToken != nil || request.header("authorization") != nil)) else { return false }
         if request.segments.first == "api" { return true }
         guard request.method == "GET" || request.method == "HEAD", request.segments.first != ClientFiles.prefix else { return false }
         // A page: a path without an extension (a page route, a folder) or an HTML file.
@@ -96,9 +96,26 @@ struct Router: Sendable {
                 throw Refused(response: HTTPError(status: 500, code: "authentication_failed", message: "the app's authentication failed").response)
             }
         }
-        guard let token = request.signInToken, let signIns else { return nil }
+        guard let signIns else { return nil }
         do {
+            // A script's token, `Authorization: Bearer <token>`; else the browser's cookie.
+            if let authorization = request.header("authorization") {
+                let parts = authorization.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "bearer",
+                    let identity = try await signIns.identity(for: String(parts[1]).trimmingCharacters(in: .whitespaces), kind: .script)
+                else {
+                    if request.segments.first == "api" {
+                        throw Refused(
+                            response: HTTPError(status: 401, code: "unauthenticated", message: "the bearer token is not one of this server's").response)
+                    }
+                    return nil
+                }
+                return identity
+            }
+            guard let token = request.signInToken else { return nil }
             return try await signIns.identity(for: token)
+        } catch let refused as Refused {
+            throw refused
         } catch {
             edge.telemetry.logger.error("sign-in lookup failed", metadata: ["path": "\(request.path)", "cause": "\(error)"])
             throw Refused(response: HTTPError(BinderyError(.databaseUnavailable, "the server cannot tell who is signed in now")).response)

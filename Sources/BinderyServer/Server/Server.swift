@@ -23,9 +23,13 @@ public final class Server: @unchecked Sendable {
     init(application: Application, configuration: ServerConfiguration) {
         var configuration = configuration
         let signIns = application.signIns.map {
-            SignIns(store: $0, lifetime: configuration.signInLifetime, idleLimit: configuration.signInIdleLimit)
+            SignIns(
+                store: $0, lifetime: configuration.signInLifetime, idleLimit: configuration.signInIdleLimit,
+                scriptLifetime: configuration.scriptTokenLifetime)
         }
         configuration.readsSignInCookie = signIns != nil
+        // Factories make, list and revoke scripts' tokens through it.
+        if let signIns { application.services.register(signIns, as: (any ScriptTokens).self) }
         self.application = application
         self.configuration = configuration
         let telemetry = Telemetry(

@@ -75,6 +75,8 @@ public struct ServerConfiguration: Sendable {
     public var signInLifetime: Duration = .seconds(30 * 24 * 3600)
     /// How long a browser's sign-in lasts unused.
     public var signInIdleLimit: Duration = .seconds(7 * 24 * 3600)
+    /// How long a script's token (`Authorization: Bearer`, `ScriptTokens`) lasts from its making.
+    public var scriptTokenLifetime: Duration = .seconds(365 * 24 * 3600)
     /// The page a browser is sent to, with `?next=<path>`, when it asks for a page that
     /// needs a signed-in identity without one (`BinderyApp.page(…, signIn: .required)`); nil: 401.
     public var signInPage: String?

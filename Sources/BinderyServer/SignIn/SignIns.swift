@@ -13,12 +13,14 @@ import Foundation
 /// database on every input); a sign-out on this server forgets it at once.
 ///
 /// Thread safety: every method may be called from any thread.
-final class SignIns: Sendable {
+final class SignIns: ScriptTokens, Sendable {
     let store: any SignInStore
     /// How long a sign-in lasts from its making, used or not.
     let lifetime: Duration
     /// How long a sign-in lasts unused.
     let idleLimit: Duration
+    /// How long a script's token lasts from its making (no idle limit: a nightly job is idle all day).
+    let scriptLifetime: Duration
     private let remembered = Locked<[String: (record: SignInRecord, checked: ContinuousClock.Instant)]>([:])
     /// How long a lookup is trusted before the database is asked again.
     static let recheckAfter: Duration = .seconds(5)
@@ -27,11 +29,12 @@ final class SignIns: Sendable {
     static let cookieName = "bindery_signin"
     static let secureCookieName = "__Host-bindery_signin"
 
-    init(store: any SignInStore, lifetime: Duration, idleLimit: Duration) {
+    init(store: any SignInStore, lifetime: Duration, idleLimit: Duration, scriptLifetime: Duration = .seconds(365 * 24 * 3600)) {
         precondition(sodium_init() >= 0, "libsodium could not start")
         self.store = store
         self.lifetime = lifetime
         self.idleLimit = idleLimit
+        self.scriptLifetime = scriptLifetime
     }
 
     /// A new token: 32 random bytes, base64url without padding.
@@ -55,14 +58,15 @@ final class SignIns: Sendable {
         return digest.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Who `token` signs in, if it is a sign-in that has not expired; its use is recorded.
-    func identity(for token: String, now: Date = Date()) async throws -> Identity? {
+    /// Who `token` signs in, if it is a sign-in of `kind` (a browser's cookie, a script's
+    /// bearer token) that has not expired; its use is recorded.
+    func identity(for token: String, kind: SignInRecord.Kind = .browser, now: Date = Date()) async throws -> Identity? {
         guard Self.isValid(token) else { return nil }
         let hash = Self.hash(token)
         if let known = remembered.withLock({ $0[hash] }), ContinuousClock.now - known.checked < Self.recheckAfter {
-            return isLive(known.record, now: now) ? known.record.identity : nil
+            return known.record.kind == kind && isLive(known.record, now: now) ? known.record.identity : nil
         }
-        guard let record = try await store.find(tokenHash: hash), isLive(record, now: now) else {
+        guard let record = try await store.find(tokenHash: hash), record.kind == kind, isLive(record, now: now) else {
             _ = remembered.withLock { $0.removeValue(forKey: hash) }
             return nil
         }
@@ -77,7 +81,31 @@ final class SignIns: Sendable {
     }
 
     private func isLive(_ record: SignInRecord, now: Date) -> Bool {
-        now.timeIntervalSince(record.createdAt) < lifetime.seconds && now.timeIntervalSince(record.lastUsedAt) < idleLimit.seconds
+        if record.kind == .script { return now.timeIntervalSince(record.createdAt) < scriptLifetime.seconds }
+        return now.timeIntervalSince(record.createdAt) < lifetime.seconds && now.timeIntervalSince(record.lastUsedAt) < idleLimit.seconds
+    }
+
+    // MARK: Scripts' tokens
+
+    func make(for identity: Identity, name: String) async throws -> (id: String, token: String) {
+        let token = Self.makeToken()
+        let now = Date()
+        let record = SignInRecord(tokenHash: Self.hash(token), identity: identity, createdAt: now, lastUsedAt: now, kind: .script, name: name)
+        try await store.insert(record)
+        return (record.id, token)
+    }
+
+    func list(for identity: Identity) async throws -> [ScriptToken] {
+        try await store.list(identity: identity.id, kind: .script).map { record in
+            ScriptToken(id: record.id, name: record.name ?? "", createdAt: record.createdAt, lastUsedAt: record.lastUsedAt)
+        }
+    }
+
+    func revoke(_ id: String, of identity: Identity) async throws -> Bool {
+        guard let record = try await store.list(identity: identity.id, kind: .script).first(where: { $0.id == id }) else { return false }
+        _ = remembered.withLock { $0.removeValue(forKey: record.tokenHash) }
+        try await store.delete(tokenHash: record.tokenHash)
+        return true
     }
 
     /// Signs a browser in as `identity`: a new token, stored before it is given out; the

@@ -108,8 +108,8 @@ final class SignInViewModel: ViewModelBinding {
 }
 
 /// A page only for a signed-in browser (`app.page("/me", …, needsSignIn: true)`), and a
-/// ViewModel only for a signed-in identity (`context.requireIdentity()`): who you are, and
-/// a new password.
+/// ViewModel only for a signed-in identity (`context.requireIdentity()`): who you are, a
+/// new password, and tokens for scripts (`ScriptTokens`: `Authorization: Bearer`).
 final class MeViewModel: ViewModelBinding {
     struct PasswordChange: Decodable, Sendable {
         let current: String
@@ -118,6 +118,10 @@ final class MeViewModel: ViewModelBinding {
 
     struct Input: Decodable {
         let changePassword: Observable<PasswordChange>
+        /// A new token for a script, by its name.
+        let makeToken: Observable<String>
+        /// Revokes a token, by its id.
+        let revokeToken: Observable<String>
     }
 
     struct Output {
@@ -125,16 +129,22 @@ final class MeViewModel: ViewModelBinding {
         let greeting: Driver<String>
         let problems: Driver<[String: String]>
         let message: Signal<String>
+        /// The scripts' tokens, listed (never the tokens themselves).
+        let tokens: Driver<[ScriptToken]>
+        /// The token just made, shown once: "" otherwise.
+        let newToken: Driver<String>
         let disposable: Disposable
     }
 
     let identity: Identity
     let accounts: Accounts
+    let scripts: (any ScriptTokens)?
     let client: String?
 
-    init(identity: Identity, accounts: Accounts, client: String?) {
+    init(identity: Identity, accounts: Accounts, scripts: (any ScriptTokens)?, client: String?) {
         self.identity = identity
         self.accounts = accounts
+        self.scripts = scripts
         self.client = client
     }
 
@@ -163,8 +173,39 @@ final class MeViewModel: ViewModelBinding {
                 }
             }
         })
+        let tokens = BehaviorRelay<[ScriptToken]>(value: [])
+        let newToken = BehaviorRelay<String>(value: "")
+        let scripts = scripts
+        /// Runs `work` on the tokens off the session's thread, holding the answer, then lists them again.
+        func onTokens(_ work: @escaping @Sendable (any ScriptTokens) async throws -> Void) {
+            guard let scripts else { return problems.accept(["token-name": "this server makes no tokens"]) }
+            let answer = AnswerHold.take()
+            Task {
+                do {
+                    try await work(scripts)
+                    tokens.accept(try await scripts.list(for: identity))
+                    answer?.release()
+                } catch {
+                    answer?.release(failing: error)
+                }
+            }
+        }
+        onTokens { _ in }  // the list, as the page opens
+        let made = input.makeToken.subscribe(onNext: { name in
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard (1...60).contains(trimmed.count) else { return problems.accept(["token-name": "a token's name is 1 to 60 characters"]) }
+            problems.accept([:])
+            onTokens { scripts in newToken.accept(try await scripts.make(for: identity, name: trimmed).token) }
+        })
+        let revoked = input.revokeToken.subscribe(onNext: { id in
+            onTokens { scripts in
+                _ = try await scripts.revoke(id, of: identity)
+                newToken.accept("")
+            }
+        })
         return Output(
             name: .just(name), greeting: .just("Hello, \(name). Only you see this page."), problems: problems.asDriver(),
-            message: message.asSignal(), disposable: changed)
+            message: message.asSignal(), tokens: tokens.asDriver(), newToken: newToken.asDriver(),
+            disposable: Disposables.create(changed, made, revoked))
     }
 }
