@@ -114,6 +114,23 @@ final class ServeOptionsTests: XCTestCase {
         return (process.terminationStatus, text)
     }
 
+    /// The documents' option tables (`docs/protocol.md`'s limits, `docs/operations.md`'s
+    /// options) name every option there is, and none that is not.
+    func testTheDocumentsNameEveryOption() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs")
+        let options = Set(ServeOptions.all.map(\.name))
+        for (file, from, to) in [("protocol.md", "## Options and limits", "Fixed in code"), ("operations.md", "| Option | Environment |", "\n\n")] {
+            let text = try String(contentsOf: docs.appendingPathComponent(file), encoding: .utf8)
+            let start = try XCTUnwrap(text.range(of: from), file)
+            let end = text.range(of: to, range: start.upperBound..<text.endIndex)?.lowerBound ?? text.endIndex
+            let rows = text[start.lowerBound..<end].split(separator: "\n").filter { $0.hasPrefix("| `--") }
+            let named = Set(rows.flatMap { row in row.split(separator: "|")[0..<1].flatMap { $0.matches(of: /`--([a-z-]+)/).map { String($0.1) } } })
+            XCTAssertEqual(options.subtracting(named).sorted(), [], "options \(file)'s table leaves out")
+            XCTAssertEqual(named.subtracting(options).subtracting(["help", "version"]).sorted(), [], "options \(file)'s table names that are not")
+        }
+    }
+
     func testBinderysHelpShowsTheDefaultsItServesWith() throws {
         // `bindery --help` and `bindery serve --help` print one table with one set of defaults.
         for arguments in [["--help"], ["serve", "--help"]] {
