@@ -158,21 +158,35 @@ struct Router: Sendable {
     /// The page a browser gets when the server failed to make the one it asked for: the
     /// status in words, nothing of the cause (the log has it), and a way back.
     static func errorPage(status: Int) -> Response {
+        ownPage(
+            status: status, title: "Something went wrong",
+            body: "<p>The server could not make this page (\(status)). Try again in a moment.</p>")
+    }
+
+    /// The page a browser gets for a path the app has no file for: the same
+    /// 404, in words and with a way back, instead of JSON.
+    static func notFoundPage(_ path: String) -> Response {
+        ownPage(status: 404, title: "Not found", body: "<p>There is no page at <code>\(HTMLText.escaped(path))</code>.</p>")
+    }
+
+    /// Bindery's own page with `status`: `title` as its heading, `body` (HTML, escaped by
+    /// the caller) under it, and a way back to the index.
+    private static func ownPage(status: Int, title: String, body: String) -> Response {
         let html = """
             <!doctype html>
             <html lang="en">
             <head>
               <meta charset="utf-8">
               <meta name="viewport" content="width=device-width, initial-scale=1">
-              <title>Something went wrong · Bindery</title>
+              <title>\(title) · Bindery</title>
               <link rel="icon" href="data:,">
               <link rel="stylesheet" href="/_bindery/v1/style.css">
             </head>
             <body>
               <header><a href="/">Bindery</a></header>
               <main class="page">
-                <h1>Something went wrong</h1>
-                <p>The server could not make this page (\(status)). Try again in a moment.</p>
+                <h1>\(title)</h1>
+                \(body)
                 <p><a href="/">Go to the index</a></p>
               </main>
             </body>
@@ -181,38 +195,6 @@ struct Router: Sendable {
             """
         var response = Response(
             status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(Data(html.utf8)))
-        response.isPage = true
-        return response
-    }
-
-    /// The page a browser gets for a path the app has no file for: the same
-    /// 404, in words and with a way back, instead of JSON.
-    static func notFoundPage(_ path: String) -> Response {
-        let escaped = HTMLText.escaped(path)
-        let html = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-              <meta charset="utf-8">
-              <meta name="viewport" content="width=device-width, initial-scale=1">
-              <title>Not found · Bindery</title>
-              <link rel="icon" href="data:,">
-              <link rel="stylesheet" href="/_bindery/v1/style.css">
-            </head>
-            <body>
-              <header><a href="/">Bindery</a></header>
-              <main class="page">
-                <h1>Not found</h1>
-                <p>There is no page at <code>\(escaped)</code>.</p>
-                <p><a href="/">Go to the index</a></p>
-              </main>
-            </body>
-            </html>
-
-            """
-        var response = Response(
-            status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
-            body: .data(Data(html.utf8)))
         response.isPage = true
         return response
     }
