@@ -65,7 +65,7 @@ let package = Package(
         ]),
         // A cluster's shared database: sessions, changes by offset, LISTEN/NOTIFY, through libpq.
         // Accounts with passwords (Argon2id by libsodium), opt-in: an app without accounts links none of it.
-        .target(name: "BinderyAccounts", dependencies: ["Bindery", "CSodium", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "BinderyAccounts", dependencies: ["Bindery", "BinderyDatabase", "CSodium", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "BinderyPostgres", dependencies: ["Bindery", "CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyServer", dependencies: [
             "Bindery", "BinderyRx", "CMicroHTTPD", "CSodium",

@@ -3,14 +3,17 @@ import CSodium
 import Foundation
 import GRDB
 
-/// Accounts with passwords, in the app's SQLite database (`bindery_account`): an
-/// opt-in product, so an app without accounts links none of it. Passwords are
+/// Accounts with passwords, kept by an `AccountStore` (the app's SQLite file:
+/// `init(database:)`, table `bindery_account`; a cluster's PostgreSQL:
+/// `PostgresAccountStore`): an opt-in product, so an app without accounts
+/// links none of it. Passwords are
 /// hashed with Argon2id by libsodium (`crypto_pwhash_str`, its interactive
 /// limits: 64 MiB and a few hundred milliseconds a hash, on a queue of its own,
 /// one at a time, never a session's thread), and checked by libsodium, in
 /// constant time. Failed sign-ins are limited per account and per client
 /// (`AccountsPolicy`): past the limit, `tooManyAttempts` with the seconds to wait.
-/// An unknown login costs what a wrong password costs, and says the same.
+/// The limits are counted by this process: a cluster of n nodes allows up to n
+/// times as many. An unknown login costs what a wrong password costs, and says the same.
 ///
 /// ```swift
 /// let accounts = try Accounts(database: database)
@@ -19,36 +22,27 @@ import GRDB
 /// ```
 public final class Accounts: Sendable {
     public let policy: AccountsPolicy
-    private let database: any DatabaseWriter
+    private let store: any AccountStore
     private let failures: FailedAttempts
     /// Hashing is slow and large on purpose: one at a time, here.
     private let hashing = DispatchQueue(label: "bindery.accounts.hash")
     /// What an unknown login's password is checked against, so that it takes as long as a known one's.
     private let decoy: String
 
-    /// The accounts in `database` (their table made or brought up to date), under `policy`;
-    /// `now` is the clock the limits read (tests move it).
-    public init(database: any DatabaseWriter, policy: AccountsPolicy = AccountsPolicy(), now: @escaping @Sendable () -> Date = Date.init) throws {
+    /// The accounts kept in `store`, under `policy`; `now` is the clock the limits read (tests move it).
+    public init(store: any AccountStore, policy: AccountsPolicy = AccountsPolicy(), now: @escaping @Sendable () -> Date = Date.init) throws {
         precondition(sodium_init() >= 0, "libsodium could not start")
-        self.database = database
+        self.store = store
         self.policy = policy
         failures = FailedAttempts(policy: policy, now: now)
-        try Self.migrator.migrate(database)
         decoy = try Self.hash(UUID().uuidString)
     }
 
-    /// The account table, by GRDB migration (applied once, recorded by name).
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("bindery-account-v1") { db in
-            try db.create(table: "bindery_account") { table in
-                table.primaryKey("id", .text)
-                table.column("login", .text).notNull().unique()
-                table.column("password_hash", .text).notNull()
-                table.column("created_at", .double).notNull()
-            }
-        }
-        return migrator
+    /// The accounts in the SQLite `database` (their table made or brought up to date).
+    public convenience init(database: any DatabaseWriter, policy: AccountsPolicy = AccountsPolicy(), now: @escaping @Sendable () -> Date = Date.init)
+        throws
+    {
+        try self.init(store: SQLiteAccountStore(database: database), policy: policy, now: now)
     }
 
     /// A login as it is kept and compared: trimmed, lower case, Unicode-composed.
@@ -64,15 +58,8 @@ public final class Accounts: Sendable {
         try policy.check(login: login, password: password)
         let hash = try await onHashingQueue { try Self.hash(password) }
         let id = UUID().uuidString.lowercased()
-        do {
-            try await write { db in
-                try db.execute(
-                    sql: "INSERT INTO bindery_account (id, login, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                    arguments: [id, login, hash, Date().timeIntervalSince1970])
-            }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw AccountError.loginTaken
-        }
+        let added = try await stored { try await self.store.insert(AccountRecord(id: id, login: login, passwordHash: hash, createdAt: Date())) }
+        guard added else { throw AccountError.loginTaken }
         return Identity(id, attributes: ["login": login])
     }
 
@@ -82,11 +69,9 @@ public final class Accounts: Sendable {
     public func signIn(login: String, password: String, client: String?) async throws -> Identity {
         let login = Self.normalized(login)
         if let wait = failures.wait(account: login, client: client) { throw AccountError.tooManyAttempts(retryAfter: wait) }
-        let account = try await read { db -> (id: String, hash: String)? in
-            try Row.fetchOne(db, sql: "SELECT id, password_hash FROM bindery_account WHERE login = ?", arguments: [login]).map { ($0["id"], $0["password_hash"]) }
-        }
-        let stored = account?.hash ?? decoy
-        let matches = try await onHashingQueue { Self.verify(password, stored) }
+        let account = try await stored { try await self.store.find(login: login) }
+        let hash = account?.passwordHash ?? decoy
+        let matches = try await onHashingQueue { Self.verify(password, hash) }
         guard matches, let account else {
             failures.record(account: login, client: client)
             throw AccountError.wrongLoginOrPassword
@@ -101,9 +86,7 @@ public final class Accounts: Sendable {
         _ = try await signIn(login: login, password: old, client: client)
         try policy.check(login: login, password: new)
         let hash = try await onHashingQueue { try Self.hash(new) }
-        try await write { db in
-            try db.execute(sql: "UPDATE bindery_account SET password_hash = ? WHERE id = ?", arguments: [hash, identity.id])
-        }
+        try await stored { try await self.store.setPasswordHash(hash, ofAccount: identity.id) }
     }
 
     /// libsodium's Argon2id string (`$argon2id$v=19$m=65536,t=2,p=1$…`), its salt inside.
@@ -129,19 +112,10 @@ public final class Accounts: Sendable {
         }
     }
 
-    private func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// The store's work, its failure as the input's answer (the database's words for the log only).
+    private func stored<T: Sendable>(_ work: () async throws -> T) async throws -> T {
         do {
-            return try await database.write(work)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw error
-        } catch {
-            throw BinderyError.accountsFailure(error)
-        }
-    }
-
-    private func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.read(work)
+            return try await work()
         } catch {
             throw BinderyError.accountsFailure(error)
         }

@@ -64,7 +64,22 @@ package enum PostgresSchema {
                 CREATE TABLE IF NOT EXISTS bindery_shared_value (view_model text NOT NULL, name text NOT NULL, json bytea NOT NULL,
                     PRIMARY KEY (view_model, name))
                 """,
-            ])
+            ]),
+        Migration(
+            version: 2, name: "sign-ins and accounts",
+            statements: [
+                // Browsers' sign-ins and scripts' tokens, by their token's hash (PostgresSignInStore).
+                """
+                CREATE TABLE bindery_sign_in (token_hash text PRIMARY KEY, identity text NOT NULL, identity_attributes bytea,
+                    created_at double precision NOT NULL, last_used_at double precision NOT NULL, kind text NOT NULL, name text)
+                """,
+                "CREATE INDEX bindery_sign_in_by_identity ON bindery_sign_in (identity)",
+                // Accounts with passwords (PostgresAccountStore, for BinderyAccounts).
+                """
+                CREATE TABLE bindery_account (id text PRIMARY KEY, login text NOT NULL UNIQUE, password_hash text NOT NULL,
+                    created_at double precision NOT NULL)
+                """,
+            ]),
     ]
 
     /// The latest version.

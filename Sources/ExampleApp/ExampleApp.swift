@@ -21,6 +21,7 @@ public enum ExampleApp {
             let changes = try app.application.joinCluster(postgres: location, keepingSessions: app.configuration.keepsSessions, logger: logger)
             app.services.register(changes)
             app.services.register(try TodoStore(postgres: location, changes: changes))
+            app.services.register(try Accounts(store: PostgresAccountStore(url: location)))
             logger.info("database opened", metadata: ["postgres": "\(PostgresDatabase.redacted(location))"])
         } else {
             let database = try BinderyDatabase.open(path: location)

@@ -26,7 +26,7 @@ final class LayerTests: XCTestCase {
         "BinderyTest": ["Bindery", "BinderyRxTest"],
         "BinderyLoopback": ["BinderyPostgres", "CMallocStats"],
         "Examples": ["Bindery", "BinderyReactorKit", "BinderyAccounts"],
-        "BinderyAccounts": ["Bindery", "CSodium", "GRDB"],
+        "BinderyAccounts": ["Bindery", "BinderyDatabase", "CSodium", "GRDB"],
         "Todo": ["Bindery", "BinderyDatabase", "BinderyPostgres"],
         "ExampleApp": ["BinderyServer", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"],
         "bindery": ["BinderyServer", "ExampleApp"],

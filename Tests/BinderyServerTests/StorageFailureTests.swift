@@ -72,6 +72,50 @@ final class StorageFailureTests: XCTestCase {
         XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
     }
 
+    /// A sign-in the disk cannot keep is refused 507 with no cookie (the browser stays
+    /// signed out), and every sign-in answered 200 still signs its browser in after a restart.
+    func testASignInAFullDiskCannotKeepIsRefused507WithoutACookie() throws {
+        let disk = try SmallDisk(megabytes: 4)
+        defer { disk.unmount() }
+        let database = disk.path + "/bindery.sqlite"
+        let server = try ServerProcess.serve(database: database, logLevel: "notice")
+        let client = HTTPClient(port: server.port)
+        let origin = ["Origin": "http://127.0.0.1:\(server.port)"]
+        let form = #"{"login": "ada", "password": "correct horse"}"#
+        let page = try XCTUnwrap(try client.post("/api/signin", headers: origin).json()["id"] as? String)
+        XCTAssertEqual(try client.post("/api/signin/\(page)/inputs/register", json: form, headers: origin).status, 200)
+
+        let filler = disk.fill()
+        var tokens: [String] = []
+        var refusal: HTTPResponse?
+        // Each sign-in is a row more; a full disk takes a few within the space it has.
+        for _ in 0..<200 {
+            let answer = try client.post("/api/signin/\(page)/inputs/signIn", json: form, headers: origin)
+            guard answer.status == 200 else {
+                refusal = answer
+                break
+            }
+            let cookie = try XCTUnwrap(answer.header("Set-Cookie"))
+            tokens.append(String(cookie.dropFirst("bindery_signin=".count).prefix { $0 != ";" }))
+        }
+        let refused = try XCTUnwrap(refusal, "\(tokens.count) sign-ins on a full disk, all answered 200")
+        XCTAssertEqual(refused.status, 507, refused.text)
+        XCTAssertEqual(try refused.json()["error"] as? String, "storage_full")
+        XCTAssertNil(refused.header("Set-Cookie"), "no cookie for a sign-in that is not kept")
+        XCTAssertFalse(refused.text.lowercased().contains("sqlite"), refused.text)
+
+        try FileManager.default.removeItem(atPath: filler)
+        server.send(SIGTERM)
+        XCTAssertEqual(server.waitForExit(timeout: 10), 0)
+        let restarted = try ServerProcess.serve(database: database, logLevel: "notice")
+        let again = HTTPClient(port: restarted.port)
+        for token in tokens {
+            let me = try again.post("/api/me", headers: ["Cookie": "bindery_signin=\(token)", "Origin": "http://127.0.0.1:\(restarted.port)"])
+            XCTAssertEqual(me.status, 201, "a sign-in answered 200 is kept: \(me.text)")
+        }
+        restarted.send(SIGTERM)
+        XCTAssertEqual(restarted.waitForExit(timeout: 10), 0)
+    }
 }
 
 /// A tmpfs of a few megabytes of its own, for a disk that fills up for real.

@@ -54,7 +54,7 @@ final class SchemaMigrationTests: XCTestCase {
 
     /// A PostgreSQL database as Bindery's nodes made it before versions: the tables of
     /// that time, without the columns added since, a session in them. It is adopted as
-    /// version 1, its columns added, its session kept.
+    /// version 1, its columns added, its session kept, and the later versions applied on top.
     func testAPostgresDatabaseMadeBeforeVersionsIsAdopted() throws {
         let url = try TestPostgres.freshDatabase()
         let db = try PostgresConnection(url: url)
@@ -70,13 +70,13 @@ final class SchemaMigrationTests: XCTestCase {
             "INSERT INTO bindery_session (id, view_model, shared, parameters, created_at, last_seen, last_event_id, stopped_cleanly) VALUES ('kept-before', 'counter', false, '\\x7b7d', 1, 2, 7, true)"
         )
         let database = PostgresDatabase(url: url, name: "test")
-        XCTAssertEqual(try PostgresSchema.migrate(database), [1])
+        XCTAssertEqual(try PostgresSchema.migrate(database), Array(1...PostgresSchema.latest))
         XCTAssertEqual(try PostgresSchema.migrate(database), [], "once up to date, nothing is applied again")
         let store = try PostgresSessionStore(url: url)
         XCTAssertEqual(try store.load(id: "kept-before")?.lastEventID, 7)
         for table in [
             "bindery_session", "bindery_value", "bindery_input_receipt", "bindery_topic", "bindery_change", "bindery_lease", "bindery_shared",
-            "bindery_shared_value",
+            "bindery_shared_value", "bindery_sign_in", "bindery_account",
         ] {
             XCTAssertEqual(try db.execute("SELECT to_regclass($1) IS NOT NULL", [.text(table)]).first?[0].bool, true, table)
         }
@@ -88,15 +88,16 @@ final class SchemaMigrationTests: XCTestCase {
     func testALaterVersionAppliesOnceAndAnOlderNodeRefusesTheDatabase() throws {
         let url = try TestPostgres.freshDatabase()
         let database = PostgresDatabase(url: url, name: "test")
+        let latest = PostgresSchema.latest
         let next =
             PostgresSchema.migrations + [
-                PostgresSchema.Migration(version: 2, name: "a test's column", statements: ["ALTER TABLE bindery_value ADD COLUMN noted text"])
+                PostgresSchema.Migration(version: latest + 1, name: "a test's column", statements: ["ALTER TABLE bindery_value ADD COLUMN noted text"])
             ]
-        XCTAssertEqual(try PostgresSchema.migrate(database, migrations: next), [1, 2])
+        XCTAssertEqual(try PostgresSchema.migrate(database, migrations: next), Array(1...latest + 1))
         XCTAssertEqual(try PostgresSchema.migrate(database, migrations: next), [])
         XCTAssertThrowsError(try PostgresSchema.migrate(database)) { error in
             XCTAssertEqual((error as? BinderyError)?.code, .databaseUnavailable)
-            XCTAssertTrue("\(error)".contains("version 2, newer than this Bindery's 1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("version \(latest + 1), newer than this Bindery's \(latest)"), "\(error)")
         }
     }
 }

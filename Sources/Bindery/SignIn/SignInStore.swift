@@ -74,6 +74,22 @@ public protocol SignInStore: Sendable {
     func deleteExpired(createdBefore: Date, usedBefore: Date) async throws
     /// Every sign-in of `identity` of `kind`, newest first.
     func list(identity: String, kind: SignInRecord.Kind) async throws -> [SignInRecord]
+    /// Calls `handler` (on any thread; it must not block) with each sign-out that
+    /// another process sharing this store made: a cluster's nodes forget it at once.
+    /// A store that only this process uses (SQLite) never calls it.
+    func signedOutElsewhere(_ handler: @escaping @Sendable (SignOut) -> Void)
+}
+
+/// A sign-out made by another process sharing the store.
+public enum SignOut: Sendable, Equatable {
+    /// The sign-in of the token of this hash.
+    case token(hash: String)
+    /// Every sign-in of this identity ("sign out everywhere").
+    case identity(String)
+}
+
+extension SignInStore {
+    public func signedOutElsewhere(_ handler: @escaping @Sendable (SignOut) -> Void) {}
 }
 
 extension Application {

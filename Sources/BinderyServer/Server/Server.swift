@@ -30,6 +30,12 @@ public final class Server: @unchecked Sendable {
         configuration.readsSignInCookie = signIns != nil
         // Factories make, list and revoke scripts' tokens through it.
         if let signIns { application.services.register(signIns, as: (any ScriptTokens).self) }
+        // Another node's sign-out (a cluster's): forgotten here at once, and an
+        // identity signed out everywhere has its sessions here ended too.
+        signIns?.store.signedOutElsewhere { [weak signIns, weak application] signOut in
+            signIns?.forget(signOut)
+            if case .identity(let identity) = signOut { application?.disposeSessions(ownedBy: identity) }
+        }
         self.application = application
         self.configuration = configuration
         let telemetry = Telemetry(

@@ -51,8 +51,25 @@ struct BrowserOfInput: Sendable {
                 }
             } catch {
                 telemetry.logger.error("signing a browser in or out failed", metadata: ["cause": "\(error)"])
-                done(.failure(error as? BinderyError ?? BinderyError(.databaseUnavailable, "the server could not sign this browser in or out now")))
+                done(.failure(Self.failure(error, intent)))
             }
         }
+    }
+
+    /// How a sign-in or sign-out the store could not keep is answered: the store's
+    /// failure (507 for a full disk, else 503), in words about the browser, not the
+    /// input (which was applied: sending it again signs in or out again, no more).
+    /// No cookie goes with it: the browser stays as it was.
+    static func failure(_ error: Error, _ intent: BrowserIntent) -> BinderyError {
+        let what = if case .signIn = intent { "signed in" } else { "signed out" }
+        let full = (error as? BinderyError)?.code == .storageFull
+        var failure = BinderyError(
+            full ? .storageFull : .databaseUnavailable,
+            full
+                ? "the server's disk is full: this browser could not be \(what); send it again once there is space"
+                : "this browser could not be \(what) now; send it again",
+            cause: (error as? BinderyError)?.cause ?? "\(error)")
+        failure.retryAfter = (error as? BinderyError)?.retryAfter
+        return failure
     }
 }

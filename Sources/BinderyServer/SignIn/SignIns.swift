@@ -127,9 +127,18 @@ final class SignIns: ScriptTokens, Sendable {
     /// Deletes every sign-in of `identity`.
     func signOutEverywhere(_ identity: String) async throws {
         let hashes = try await store.deleteAll(identity: identity)
+        forget(.identity(identity), hashes: hashes)
+    }
+
+    /// Forgets the lookups `signOut` ended (made here, or by another process sharing the store).
+    func forget(_ signOut: SignOut, hashes: [String] = []) {
         remembered.withLock { table in
             for hash in hashes { table.removeValue(forKey: hash) }
-            for (hash, entry) in table where entry.record.identity.id == identity { table.removeValue(forKey: hash) }
+            switch signOut {
+            case .token(let hash): table.removeValue(forKey: hash)
+            case .identity(let identity):
+                for (hash, entry) in table where entry.record.identity.id == identity { table.removeValue(forKey: hash) }
+            }
         }
     }
 

@@ -33,7 +33,7 @@ final class SignInViewModel: ViewModelBinding {
         let disposable: Disposable
     }
 
-    /// The app's accounts; nil where it keeps none (a cluster, for now): the page says so.
+    /// The app's accounts; nil where it keeps none: the page says so.
     let accounts: Accounts?
     let identity: Identity?
     let next: String
