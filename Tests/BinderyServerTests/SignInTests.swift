@@ -203,6 +203,33 @@ final class SignInTests: XCTestCase {
         XCTAssertTrue(page.text.contains(#"<h1 id="name" data-text="name">ada</h1>"#), "with who it is, in the first paint: \(page.text)")
     }
 
+    /// A page for some identities only: a stranger signs in first, a signed-in one it
+    /// refuses gets 403 (no redirect: signing in again would not help), the one it accepts
+    /// the page; and a ViewModel's own check (`requireIdentity(where:)`) is 403 JSON.
+    func testAPageOrViewModelForSomeIdentitiesRefusesTheOthers403() throws {
+        server = try TestServer { configuration in
+            configuration.pages.append(PageRoute("/ada-only", file: "me.html", viewModel: "me", allows: { $0.attributes["login"] == "ada" }))
+        }
+        XCTAssertEqual(try server.client.get("/ada-only").status, 303)
+        let ada = try signIn("Ada"), grace = try signIn("Grace")
+        let refused = try server.client.get("/ada-only", headers: ["Cookie": "bindery_signin=\(grace)", "Accept": "text/html"])
+        XCTAssertEqual(refused.status, 403, refused.text)
+        XCTAssertNil(refused.header("Location"))
+        XCTAssertTrue(refused.text.contains("not for the account you are signed in with"), refused.text)
+        XCTAssertFalse(refused.text.contains("data-bindery"), "no session made for a refused page")
+        XCTAssertEqual(try server.client.get("/ada-only", headers: ["Cookie": "bindery_signin=\(ada)"]).status, 200)
+
+        let context = ViewModelContext(sessionID: "s", identity: Identity("g", attributes: ["login": "grace"]))
+        XCTAssertThrowsError(try context.requireIdentity(where: { $0.attributes["login"] == "ada" })) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .forbidden)
+            XCTAssertEqual(HTTPError.response(for: error).status, 403)
+        }
+        XCTAssertThrowsError(try ViewModelContext(sessionID: "s").requireIdentity(where: { _ in true })) { error in
+            XCTAssertEqual((error as? BinderyError)?.code, .unauthenticated)
+        }
+        XCTAssertEqual(try context.requireIdentity(where: { $0.id == "g" }).id, "g")
+    }
+
     func testTheTokenIsKeptHashedAndExpiresByAClockMovedByHand() async throws {
         let database = try DatabaseQueue()
         let store = try SQLiteSignInStore(database: database)

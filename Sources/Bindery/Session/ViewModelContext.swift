@@ -37,7 +37,6 @@ public struct ViewModelContext: Sendable {
         }
     }
 
-    /// Decodes the creation parameters as `T`; throws a client-facing error on a mismatch.
     /// Who asks, or 401 `unauthenticated` for a ViewModel that is only for a signed-in
     /// identity: `let me = try context.requireIdentity()` in the factory.
     public func requireIdentity() throws -> Identity {
@@ -45,6 +44,15 @@ public struct ViewModelContext: Sendable {
         return identity
     }
 
+    /// The identity, if one is signed in and `allows` accepts it: else `unauthenticated`
+    /// (401) without one, `forbidden` (403) for one it refuses ("is this the article's author").
+    public func requireIdentity(where allows: (Identity) throws -> Bool) throws -> Identity {
+        let identity = try requireIdentity()
+        guard try allows(identity) else { throw BinderyError(.forbidden, "this ViewModel is not for this identity") }
+        return identity
+    }
+
+    /// Decodes the creation parameters as `T`; throws a client-facing error on a mismatch.
     public func parameters<T: Decodable>(as type: T.Type) throws -> T {
         do {
             return try JSONDecoder.bindery.decode(T.self, from: Self.isAbsent(parameters) ? Data("{}".utf8) : parameters)

@@ -96,9 +96,13 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     /// as its type is not found. Call before `run`.
     ///
     /// `needsSignIn`: only a signed-in browser gets the page; another is sent to
-    /// `signInPage` with `?next=` this page (or gets 401 without one).
-    public func page(_ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false) {
-        let route = PageRoute(pattern, file: file, viewModel: viewModel, needsSignIn: needsSignIn)
+    /// `signInPage` with `?next=` this page (or gets 401 without one). `allows`: only
+    /// a signed-in browser whose identity it accepts (`{ $0.attributes["role"] == "admin" }`);
+    /// another signed-in one gets 403 (the app's `403.html`, else Bindery's page).
+    public func page(
+        _ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false, allows: (@Sendable (Identity) -> Bool)? = nil
+    ) {
+        let route = PageRoute(pattern, file: file, viewModel: viewModel, needsSignIn: needsSignIn, allows: allows)
         pages.withLock { $0.append(route) }
     }
 

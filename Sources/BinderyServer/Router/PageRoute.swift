@@ -20,12 +20,16 @@ public struct PageRoute: Sendable {
     public let viewModel: String
     /// Whether the page is only for a signed-in browser: another is sent to the sign-in page.
     public let needsSignIn: Bool
+    /// Which signed-in identities may have the page (nil: any); another gets 403.
+    public let allows: (@Sendable (Identity) -> Bool)?
 
     /// The page `file` for `viewModel` at the paths `pattern` matches: segments
     /// separated by `/`, each a word or `:name` (one segment, a string) or
     /// `:name(int)` (one segment, an integer).
-    public init(_ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false) {
-        self.needsSignIn = needsSignIn
+    /// `allows`, if given, makes the page need a signed-in browser whose identity it accepts.
+    public init(_ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false, allows: (@Sendable (Identity) -> Bool)? = nil) {
+        self.needsSignIn = needsSignIn || allows != nil
+        self.allows = allows
         parts = pattern.split(separator: "/").map { segment in
             guard segment.hasPrefix(":") else { return .literal(String(segment)) }
             let name = segment.dropFirst()

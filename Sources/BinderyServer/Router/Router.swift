@@ -136,6 +136,7 @@ struct Router: Sendable {
             for route in pages {
                 guard let parameters = route.parameters(request.segments) else { continue }
                 if route.needsSignIn && request.identity == nil { return .now(signInFirst(request)) }
+                if let allows = route.allows, let identity = request.identity, !allows(identity) { return .now(forbidden(request)) }
                 return try painted(for: request) { try files.page(route, parameters: parameters, for: $0) }
             }
             do {
@@ -161,6 +162,15 @@ struct Router: Sendable {
         ownPage(
             status: status, title: "Something went wrong",
             body: "<p>The server could not make this page (\(status)). Try again in a moment.</p>")
+    }
+
+    /// The page a signed-in browser gets for a page its identity may not have: the app's
+    /// `403.html`, else Bindery's; not a redirect (signing in again would not help).
+    private func forbidden(_ request: Request) -> Response {
+        page(
+            files.ownPage("403.html", status: 403)
+                ?? Self.ownPage(status: 403, title: "Not for you", body: "<p>This page is not for the account you are signed in with.</p>"),
+            for: request)
     }
 
     /// The page a browser gets for a path the app has no file for: the same

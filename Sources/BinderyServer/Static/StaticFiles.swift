@@ -31,7 +31,8 @@ struct StaticFiles: Sendable {
     /// The app's own page for a page the server failed to make (`500.html`), if it has one, with `status`.
     func errorPage(status: Int) -> Response? { ownPage("500.html", status: status) }
 
-    private func ownPage(_ name: String, status: Int) -> Response? {
+    /// The app's page `name` (`403.html`) with `status`, if it has one.
+    func ownPage(_ name: String, status: Int) -> Response? {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { return nil }
         var response = Response(
             status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(data))
