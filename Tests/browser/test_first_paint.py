@@ -42,6 +42,16 @@ return JSON.stringify(describe(document.querySelector("[data-bindery]")));
 
 HOSTILE = ["<script>alert(1)</script>", '"quoted"', "</template>", "it's", "&amp;", "a & b < c", "ü 😀 ✓", "", " ", "0",
            "null", "<b>bold</b>", "line\nbreak", "</textarea><img src=x>", "'); --"]
+# HTML for data-html: what Markdown makes, and the attacks a sanitizer must stop, alike on both sides.
+HTML = ['<p>plain <em>em</em> &amp; <a href="https://x.test/a?b=1&amp;c=2" title="t">link</a></p>', '<img src=x onerror=alert(1)>',
+        '<a href="javascript:alert(1)">js</a>', '<a href="jav&#x09;ascript:alert(1)">tab</a>', '<a href=" JaVaScRiPt:alert(1)">case</a>',
+        '<svg><script>alert(1)</script></svg>after', '<!-- c --><b>kept</b>', '<scr<script>ipt>alert(1)</script>',
+        '<style>p{}</style>after', '<iframe src="https://x.test"></iframe>', '<p onclick="x()" id="clobber">p</p>',
+        '<div><table><tr><td align="left">cell</td></tr></table></div>', '<ul><li>one<li>two</ul>', '<a href="/relative">rel</a>',
+        '<IMG SRC="data:image/png;base64,AA" ALT="d">', '<img src="/pic.png" alt="p" width="2">', '<details open ontoggle=alert(1)>x',
+        'text &amp; &lt; &gt; "q"', '<pre><code>a &lt; b</code></pre>', '<form action="https://x.test"><input name=x></form>kept',
+        '<a href="mailto:a@x.test">mail</a>', '<h2>head</h2><hr><blockquote>q</blockquote>', '<math><mi>x</mi></math>',
+        '<noscript><p>n</p></noscript>', '<textarea></textarea><img src=x>']
 NUMBERS = [0, 1, -3, 1.5, 1e21, 1e-7, 123456789.125, 2 ** 53, 0.1]
 
 
@@ -81,6 +91,7 @@ def document(rng):
     record = {
         "name": scalar(rng), "title": rng.choice([rng.choice(HOSTILE), scalar(rng)]), "choice": rng.choice(["a", "b", "c"]),
         "count": scalar(rng), "tags": [scalar(rng) for _ in range(rng.randrange(4))], "color": rng.choice(["teal", "red", ""]),
+        "html": "".join(rng.choice(HTML + HOSTILE) for _ in range(rng.randrange(4))) if rng.random() < 0.9 else scalar(rng),
         "errors": rng.choice([None, "not an object", {
             name: rng.choice([scalar(rng), [scalar(rng), scalar(rng)]]) for name in rng.sample(["name", "email", "size", "other"], rng.randrange(5))
         }]),
@@ -159,6 +170,10 @@ def test_the_servers_render_of_every_binding_kind_equals_the_clients(servers, sc
 
         assert rendered == by_client, f"case {case}: {json.dumps(doc)}: {difference(rendered, by_client)}"
         assert adopted == by_client, f"case {case}: {json.dumps(doc)}: {difference(adopted, by_client)}"
+        for driver in (scriptless, browser):
+            html = driver.execute_script("return document.getElementById('k-html').innerHTML").lower()
+            for unsafe in ("<script", "<style", "<iframe", "<svg", "<form", "onerror", "onclick", "ontoggle", "javascript:", "data:", "<!--", " id="):
+                assert unsafe not in html, f"case {case}: {unsafe} in {html}"
 
 
 def test_with_scripts_off_a_page_shows_its_values_and_a_new_session_of_its_own(servers, scriptless):

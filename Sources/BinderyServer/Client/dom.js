@@ -1,6 +1,7 @@
 // Bindery browser client: reading and writing the DOM (bindings, payloads). See bindery.js.
 
 import { kindOf } from "./kinds.js";
+import { safeFragment } from "./sanitize.js";
 
 /** The value at a dotted `path` of `value` ("a.b.0"). */
 export function pick(value, path) {
@@ -30,6 +31,9 @@ export function applyBindings(element, prefix, matches, valueOf) {
     switch (kind.effect) {
       case "text":
         element.textContent = value ?? "";
+        break;
+      case "html":
+        element.replaceChildren(safeFragment(value));
         break;
       case "value":
         if (document.activeElement !== element || !element.dataset.dirty) {

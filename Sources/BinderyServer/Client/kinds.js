@@ -14,6 +14,8 @@
 //   attribute  an attribute: false or null remove it, true sets it empty, else String(v)
 //   class      a class, toggled on truthiness
 //   list       an array rendered from the element's <template>
+//   html       the element's content, from HTML made safe by sanitize.js's table
+//              (elements and attributes it allows; the rest unwrapped or dropped)
 //   fieldErrors  an object of messages by field name ({"title": "too short"}): each shown
 //              next to its field (the container's [data-field-error="title"], else a
 //              span.bindery-field-error added after the field), the field aria-invalid and
@@ -31,6 +33,7 @@ export const BINDING_KINDS = {
   "attr-": { "effect": "attribute" },
   "class-": { "effect": "class" },
   "list": { "effect": "list" },
+  "html": { "effect": "html" },
   "field-errors": { "effect": "fieldErrors" },
   "toast": { "effect": "signal" },
   "dialog": { "effect": "signal" },

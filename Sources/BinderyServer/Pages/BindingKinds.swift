@@ -5,7 +5,7 @@ import Foundation
 struct BindingKinds: Sendable {
     /// What a kind does with its value.
     enum Effect: String, Decodable, Sendable {
-        case text, value, hidden, disabled, style, attribute, `class`, list, fieldErrors, signal
+        case text, html, value, hidden, disabled, style, attribute, `class`, list, fieldErrors, signal
     }
 
     struct Kind: Decodable, Sendable {

@@ -7,6 +7,8 @@ import Bindery
 /// styles (the Content-Security-Policy forbids style attributes) and signals.
 struct PageRender {
     let kinds: BindingKinds
+    /// What `data-html` keeps of its value.
+    let safeHTML: SafeHTML
 
     /// Applies `outputs` (by name) to `root` and the elements inside it, outside templates.
     func render(_ root: HTMLElement, outputs: [String: JSONValue]) {
@@ -61,6 +63,8 @@ struct PageRender {
             switch kind.effect {
             case .text:
                 element.children = [.text(HTMLText.escaped(value?.javaScriptString ?? ""))]
+            case .html:
+                element.children = safeHTML.nodes(value?.javaScriptString ?? "")
             case .value:
                 setValue(element, value)
             case .hidden:

@@ -85,11 +85,13 @@ public final class Server: @unchecked Sendable {
     /// The pages' first paint, unless it is off or the client's table of binding kinds cannot be read.
     private static func firstPaint(api: APIRouter, client: ClientFiles, configuration: ServerConfiguration) -> FirstPaint? {
         guard configuration.firstPaint else { return nil }
-        guard let script = client.data(named: "kinds.js"), let kinds = try? BindingKinds(script: script) else {
-            configuration.runtime.logger.warning("pages go without their first paint: the client's kinds.js cannot be read")
+        guard let script = client.data(named: "kinds.js"), let kinds = try? BindingKinds(script: script),
+            let sanitizer = client.data(named: "sanitize.js"), let safeHTML = try? SafeHTML(script: sanitizer)
+        else {
+            configuration.runtime.logger.warning("pages go without their first paint: the client's kinds.js or sanitize.js cannot be read")
             return nil
         }
-        return FirstPaint(api: api, render: PageRender(kinds: kinds), startWait: configuration.firstPaintWait)
+        return FirstPaint(api: api, render: PageRender(kinds: kinds, safeHTML: safeHTML), startWait: configuration.firstPaintWait)
     }
 
     /// Routes `request` as a connection would, without libmicrohttpd or a

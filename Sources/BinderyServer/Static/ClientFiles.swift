@@ -48,7 +48,7 @@ struct ClientFiles: Sendable {
     /// The modules `bindery.js` imports, directly or not: a page the server renders asks for
     /// them all at once (`<link rel="modulepreload">`), rather than one import's round trip
     /// after another's. (A test holds this to the files' own imports.)
-    static let modules = ["binding.js", "changes.js", "dom.js", "feeds.js", "kinds.js", "navigation.js", "notice.js"]
+    static let modules = ["binding.js", "changes.js", "dom.js", "feeds.js", "kinds.js", "navigation.js", "notice.js", "sanitize.js"]
 
     /// The bytes of the client's file `name`, if it is there.
     func data(named name: String) -> Data? { files[name]?.data }
