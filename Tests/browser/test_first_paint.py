@@ -85,6 +85,8 @@ def document(rng):
     items = []
     for index in range(rng.randrange(7)):
         item = {"title": scalar(rng), "done": scalar(rng)}
+        if rng.random() < 0.7:
+            item["tags"] = [scalar(rng) for _ in range(rng.randrange(4))] if rng.random() < 0.9 else scalar(rng)
         if not by_index:
             item["id"] = ids[index]
         items.append(item)

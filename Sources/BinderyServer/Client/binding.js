@@ -1,6 +1,6 @@
 // Bindery browser client: a page's connection to one session (Binding). See bindery.js.
 
-import { pick, outputOf, setAttribute, applyBindings, isOutputAttribute, payloadOf, makeActivatable } from "./dom.js";
+import { pick, outputOf, setAttribute, applyBindings, bindItem, isOutputAttribute, payloadOf, makeActivatable } from "./dom.js";
 import { openEventSource, SharedStream } from "./feeds.js";
 import { showNotice, hideNotice, showFlash } from "./notice.js";
 import { isChanges, applyChanges } from "./changes.js";
@@ -931,9 +931,7 @@ export class Binding extends EventTarget {
 
   #showRow(entry, item) {
     entry.item = item;
-    for (const element of [entry.element, ...entry.element.querySelectorAll("*")]) {
-      applyBindings(element, "data-item-", () => true, (path) => (path === "." ? item : pick(item, `.${path}`)));
-    }
+    bindItem(entry.element, item);
   }
 
   #toast(element, value) {

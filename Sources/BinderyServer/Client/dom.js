@@ -64,6 +64,34 @@ export function applyBindings(element, prefix, matches, valueOf) {
 }
 
 /** A field error's text: a message, or several joined; nothing for null, false or "". */
+/**
+ * Applies `item` to the `data-item-` bindings of `row` and everything inside it; an
+ * element with `data-item-list="<path>"` inside it is a list of its own: its rows are
+ * made again from its own <template>, one per value of that array, each bound to its
+ * value (`data-item-text="."`), and the row's item reaches nothing inside them. Such
+ * nested rows only show: their events are not wired.
+ */
+export function bindItem(row, item) {
+  const valueOf = (path) => (path === "." ? item : pick(item, `.${path}`));
+  applyBindings(row, "data-item-", () => true, valueOf);
+  if (row.dataset.itemList !== undefined) return renderNested(row, valueOf(row.dataset.itemList));
+  for (const child of row.children) if (child.tagName !== "TEMPLATE") bindItem(child, item);
+}
+
+function renderNested(container, items) {
+  const template = container.querySelector(":scope > template");
+  if (!template) return;
+  while (template.nextElementSibling) template.nextElementSibling.remove();
+  let previous = template;
+  for (const value of Array.isArray(items) ? items : []) {
+    const row = template.content.firstElementChild?.cloneNode(true);
+    if (!row) return;
+    bindItem(row, value);
+    previous.after(row);
+    previous = row;
+  }
+}
+
 export const errorText = (message) =>
   message == null || message === false ? "" : Array.isArray(message) ? message.filter((m) => m != null).join(" ") : String(message);
 

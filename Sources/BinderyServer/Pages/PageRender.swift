@@ -43,15 +43,35 @@ struct PageRender {
             } else {
                 row.set("data-key", String(index))
             }
-            row.walk(entering: { $0.name != "template" }) { element in
-                apply(element, prefix: "data-item-") { path in .some(path == "." ? item : item.picked("." + path)) }
-            }
+            bindItem(row, item)
             return .element(row)
         }
         guard let at = container.children.firstIndex(where: { if case .element(let e) = $0 { return e === template } else { return false } }) else {
             return
         }
         container.children.insert(contentsOf: rows, at: at + 1)
+    }
+
+    /// `bindItem` of `Client/dom.js`: `item` applied to the `data-item-` bindings of `row`
+    /// and everything inside it, a `data-item-list` inside it rendered as a list of its
+    /// own (its rows from its own template, each bound to its value, after the template).
+    private func bindItem(_ row: HTMLElement, _ item: JSONValue) {
+        apply(row, prefix: "data-item-") { path in .some(path == "." ? item : item.picked("." + path)) }
+        if let path = row["data-item-list"] {
+            let items = path == "." ? item : item.picked("." + path)
+            guard let template = row.elements.first(where: { $0.name == "template" }), let prototype = template.elements.first,
+                let at = row.children.firstIndex(where: { if case .element(let e) = $0 { return e === template } else { return false } })
+            else { return }
+            row.children.removeSubrange((at + 1)...)
+            guard case .array(let values)? = items else { return }
+            for value in values {
+                let nested = prototype.copy()
+                bindItem(nested, value)
+                row.children.append(.element(nested))
+            }
+            return
+        }
+        for child in row.elements where child.name != "template" { bindItem(child, item) }
     }
 
     /// Applies the bindings of `element` whose attribute starts with `prefix`; `value`

@@ -37,7 +37,7 @@ final class BindingsViewModel: ViewModelBinding {
                 "errors": ["email": "an address has an @", "size": ["pick one", "S or M"]],
                 "html": #"<p>Some <em>rich</em> text, a <a href="https://example.org/">link</a><img src=x onerror="alert(1)"><script>alert(2)</script></p>"#,
             ],
-            "items": [["id": 1, "title": "first", "done": false], ["id": 2, "title": "second", "done": true]],
+            "items": [["id": 1, "title": "first", "done": false, "tags": ["new", "<b>"]], ["id": 2, "title": "second", "done": true]],
         ]
     }
 
