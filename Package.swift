@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "BinderyPostgres", targets: ["BinderyPostgres"]),
         .library(name: "BinderyTest", targets: ["BinderyTest"]),
         .executable(name: "bindery", targets: ["bindery"]),
+        .executable(name: "conduit", targets: ["conduit"]),
         // Not for apps: products only because Benchmarks/, a package of its own, can link
         // nothing else of this one. ExampleApp is what it measures; BinderyLoopback is
         // what it and this package's server tests measure with.
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +84,11 @@ let package = Package(
         .target(name: "Todo", dependencies: ["Bindery", "BinderyDatabase", "BinderyPostgres"]),
         // The examples and the todo list as one app: what `bindery` serves, the benchmarks measure and the tests start.
         .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"]),
+        // Conduit (RealWorld's Medium clone) on Bindery's public API: its ViewModels and store, and its server.
+        .target(name: "Conduit", dependencies: [
+            "Bindery", "BinderyAccounts", "BinderyDatabase", .product(name: "Ink", package: "Ink"), .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .executableTarget(name: "conduit", dependencies: ["BinderyServer", "Conduit"], resources: [.copy("Public")]),
         // What ships: serve and probe, nothing else.
         .executableTarget(name: "bindery", dependencies: ["BinderyServer", "ExampleApp"]),
         .testTarget(name: "BinderyRxTests", dependencies: ["BinderyRx", "BinderyRxTest", "BinderyRxBlocking"], swiftSettings: [.swiftLanguageMode(.v5)]),

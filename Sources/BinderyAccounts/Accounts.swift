@@ -89,6 +89,15 @@ public final class Accounts: Sendable {
         try await stored { try await self.store.setPasswordHash(hash, ofAccount: identity.id) }
     }
 
+    /// Sets the password of the account `identity` signs in, without its current one:
+    /// for a page only its signed-in owner reaches (RealWorld's settings), or a reset
+    /// flow that has proven who asks. The policy's rules apply.
+    public func setPassword(of identity: Identity, to new: String) async throws {
+        try policy.check(login: identity.attributes["login"] ?? "unknown", password: new)
+        let hash = try await onHashingQueue { try Self.hash(new) }
+        try await stored { try await self.store.setPasswordHash(hash, ofAccount: identity.id) }
+    }
+
     /// libsodium's Argon2id string (`$argon2id$v=19$m=65536,t=2,p=1$…`), its salt inside.
     static func hash(_ password: String) throws -> String {
         var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))

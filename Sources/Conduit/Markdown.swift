@@ -1,3 +1,4 @@
+import Foundation
 import Ink
 
 /// An article's Markdown as HTML, by Ink. Not made safe here: raw HTML in the

@@ -99,10 +99,13 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     /// `signInPage` with `?next=` this page (or gets 401 without one). `allows`: only
     /// a signed-in browser whose identity it accepts (`{ $0.attributes["role"] == "admin" }`);
     /// another signed-in one gets 403 (the app's `403.html`, else Bindery's page).
+    /// `parameters`: creation parameters of the route's own, under the path's
+    /// (`app.page("/profile/:username/favorites", …, parameters: ["favorites": true])`).
     public func page(
-        _ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false, allows: (@Sendable (Identity) -> Bool)? = nil
+        _ pattern: String, file: String, viewModel: String, parameters: [String: JSONValue] = [:], needsSignIn: Bool = false,
+        allows: (@Sendable (Identity) -> Bool)? = nil
     ) {
-        let route = PageRoute(pattern, file: file, viewModel: viewModel, needsSignIn: needsSignIn, allows: allows)
+        let route = PageRoute(pattern, file: file, viewModel: viewModel, parameters: parameters, needsSignIn: needsSignIn, allows: allows)
         pages.withLock { $0.append(route) }
     }
 

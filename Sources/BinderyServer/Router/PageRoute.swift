@@ -22,14 +22,21 @@ public struct PageRoute: Sendable {
     public let needsSignIn: Bool
     /// Which signed-in identities may have the page (nil: any); another gets 403.
     public let allows: (@Sendable (Identity) -> Bool)?
+    /// Creation parameters the route gives besides its path's (`["favorites": true]`); the path's win.
+    public let fixed: [String: JSONValue]
 
     /// The page `file` for `viewModel` at the paths `pattern` matches: segments
     /// separated by `/`, each a word or `:name` (one segment, a string) or
     /// `:name(int)` (one segment, an integer).
     /// `allows`, if given, makes the page need a signed-in browser whose identity it accepts.
-    public init(_ pattern: String, file: String, viewModel: String, needsSignIn: Bool = false, allows: (@Sendable (Identity) -> Bool)? = nil) {
+    /// `parameters` are given as creation parameters too, under the path's.
+    public init(
+        _ pattern: String, file: String, viewModel: String, parameters: [String: JSONValue] = [:], needsSignIn: Bool = false,
+        allows: (@Sendable (Identity) -> Bool)? = nil
+    ) {
         self.needsSignIn = needsSignIn || allows != nil
         self.allows = allows
+        fixed = parameters
         parts = pattern.split(separator: "/").map { segment in
             guard segment.hasPrefix(":") else { return .literal(String(segment)) }
             let name = segment.dropFirst()
@@ -51,7 +58,7 @@ public struct PageRoute: Sendable {
     /// The creation parameters `segments` give, or nil if this route is not theirs.
     func parameters(_ segments: [String]) -> [String: JSONValue]? {
         guard segments.count == parts.count else { return nil }
-        var parameters: [String: JSONValue] = [:]
+        var parameters = fixed
         for (part, segment) in zip(parts, segments) {
             switch part {
             case .literal(let word):

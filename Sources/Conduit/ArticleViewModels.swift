@@ -1,0 +1,373 @@
+import Bindery
+import Foundation
+
+/// The home page (`/`): the global feed, your feed (signed in), a tag's articles,
+/// ten a page, the popular tags; a favorite from a preview. Live: an article
+/// written, changed or favorited anywhere is shown at once.
+final class HomeViewModel: ViewModelBinding {
+    /// Which list the page shows, kept with the session (a restart finds the reader where they were).
+    struct Place: Codable, Equatable, Sendable {
+        var tab = "global"
+        var tag = ""
+        var page = 1
+    }
+
+    /// A popular tag, keyed by itself (a click sends it).
+    struct Tag: Codable, Equatable, Sendable {
+        let tag: String
+    }
+
+    struct Input: Decodable {
+        let load: Observable<Void>
+        let global: Observable<Void>
+        let feed: Observable<Void>
+        let tag: Observable<String>
+        let page: Observable<Int>
+        let favorite: Observable<String>
+    }
+
+    struct Output {
+        let signedIn: Driver<Bool>
+        let feedActive: Driver<Bool>
+        let globalActive: Driver<Bool>
+        let tagActive: Driver<Bool>
+        let tag: Driver<String>
+        let articles: Driver<[ArticlePreview]>
+        let pages: Driver<[PageLink]>
+        let empty: Driver<Bool>
+        let popularTags: Driver<[Tag]>
+        let goTo: Signal<String>
+        let disposable: Disposable
+    }
+
+    let store: ConduitStore
+    let reader: String?
+
+    init(store: ConduitStore, reader: String?) {
+        self.store = store
+        self.reader = reader
+    }
+
+    func bind(_ input: Input) -> Output {
+        let place = SessionRelay(value: Place(tab: reader == nil ? "global" : "feed"))
+        let list = Loaded<ArticlePage?>(nil)
+        let tags = Loaded<[String]>([])
+        let goTo = PublishRelay<String>()
+        let (store, reader) = (store, reader)
+        func load() {
+            let place = place.value
+            list.load {
+                let filter: ArticleFilter =
+                    switch place.tab {
+                    case "feed" where reader != nil: .feed(reader: reader!)
+                    case "tag": .tag(place.tag)
+                    default: .global
+                    }
+                return try await store.articles(filter, page: place.page, reader: reader)
+            }
+        }
+        func loadAll() {
+            load()
+            tags.load { try await store.popularTags() }
+        }
+        loadAll()
+        func show(_ new: Place) {
+            place.accept(new)
+            load()
+        }
+        let shown = list.relay.map { $0?.articles.map(\.slug) ?? [] }
+        let disposable = Disposables.create(
+            input.load.subscribe(onNext: loadAll),
+            input.global.subscribe(onNext: { show(Place(tab: "global")) }),
+            input.feed.subscribe(onNext: { reader == nil ? goTo.accept("/login") : show(Place(tab: "feed")) }),
+            input.tag.subscribe(onNext: { show(Place(tab: "tag", tag: $0)) }),
+            input.page.subscribe(onNext: { page in show(Place(tab: place.value.tab, tag: place.value.tag, page: max(1, page))) }),
+            input.favorite.withLatestFrom(list.relay) { ($0, $1) }.subscribe(onNext: { slug, page in
+                guard let reader else { return goTo.accept("/register") }
+                let favorited = page?.articles.first { $0.slug == slug }?.favorited ?? false
+                Work.run { try await store.favorite(slug, by: reader, !favorited) }
+            }),
+            store.changes.withLatestFrom(shown) { ($0, $1) }.subscribe(onNext: { change, slugs in
+                switch change {
+                case .article: loadAll()
+                case .favorite(let slug) where slugs.contains(slug): load()
+                default: break
+                }
+            }))
+        let page = list.relay.asDriver()
+        return Output(
+            signedIn: .just(reader != nil), feedActive: place.asDriver().map { $0.tab == "feed" },
+            globalActive: place.asDriver().map { $0.tab == "global" }, tagActive: place.asDriver().map { $0.tab == "tag" },
+            tag: place.asDriver().map { "#" + $0.tag }, articles: page.map { $0?.articles ?? [] }, pages: page.map { $0?.pages ?? [] },
+            empty: page.map { $0 != nil && $0!.articles.isEmpty }, popularTags: tags.driver.map { $0.map(Tag.init) }, goTo: goTo.asSignal(),
+            disposable: disposable)
+    }
+}
+
+/// A profile (`/profile/:username`, and `/profile/:username/favorites`): who they
+/// are, follow them, their articles or those they favorited, ten a page.
+final class ProfileViewModel: ViewModelBinding {
+    struct Parameters: Decodable {
+        let username: String
+        var favorites: Bool?
+    }
+
+    struct Input: Decodable {
+        let load: Observable<Void>
+        let follow: Observable<Void>
+        let page: Observable<Int>
+        let favorite: Observable<String>
+    }
+
+    struct Output {
+        let profile: Driver<Profile?>
+        let found: Driver<Bool>
+        let mine: Driver<Bool>
+        let followLabel: Driver<String>
+        let articles: Driver<[ArticlePreview]>
+        let pages: Driver<[PageLink]>
+        let empty: Driver<Bool>
+        let myArticlesPath: Driver<String>
+        let favoritesPath: Driver<String>
+        let favoritesShown: Driver<Bool>
+        let articlesShown: Driver<Bool>
+        let goTo: Signal<String>
+        let disposable: Disposable
+    }
+
+    let store: ConduitStore
+    let reader: String?
+    let username: String
+    let favorites: Bool
+
+    init(store: ConduitStore, reader: String?, parameters: Parameters) {
+        self.store = store
+        self.reader = reader
+        username = parameters.username
+        favorites = parameters.favorites ?? false
+    }
+
+    func bind(_ input: Input) -> Output {
+        let profile = Loaded<Profile?>(nil)
+        let mine = Loaded(false)
+        let list = Loaded<ArticlePage?>(nil)
+        let page = SessionRelay(value: 1)
+        let goTo = PublishRelay<String>()
+        let (store, reader, username, favorites) = (store, reader, username, favorites)
+        func loadList() {
+            let number = page.value
+            list.load {
+                try await store.articles(favorites ? .favoritedBy(username: username) : .author(username: username), page: number, reader: reader)
+            }
+        }
+        func load() {
+            profile.load { try await store.profile(username, reader: reader) }
+            mine.load { if let reader { try await store.settings(of: reader)?.username == username } else { false } }
+            loadList()
+        }
+        load()
+        let shown = list.relay.map { $0?.articles.map(\.slug) ?? [] }
+        let disposable = Disposables.create(
+            input.load.subscribe(onNext: load),
+            input.page.subscribe(onNext: {
+                page.accept(max(1, $0))
+                loadList()
+            }),
+            input.follow.withLatestFrom(profile.relay).subscribe(onNext: { shown in
+                guard let reader else { return goTo.accept("/register") }
+                Work.run { try await store.follow(username, by: reader, !(shown?.following ?? false)) }
+            }),
+            input.favorite.withLatestFrom(list.relay) { ($0, $1) }.subscribe(onNext: { slug, page in
+                guard let reader else { return goTo.accept("/register") }
+                let favorited = page?.articles.first { $0.slug == slug }?.favorited ?? false
+                Work.run { try await store.favorite(slug, by: reader, !favorited) }
+            }),
+            store.changes.withLatestFrom(shown) { ($0, $1) }.subscribe(onNext: { change, slugs in
+                switch change {
+                case .user(let name) where name == username: profile.load { try await store.profile(username, reader: reader) }
+                case .article, .favorite: loadList()
+                default: _ = slugs
+                }
+            }))
+        let path = "/profile/" + Slug.pathSegment(username)
+        let listed = list.relay.asDriver()
+        return Output(
+            profile: profile.driver, found: profile.driver.map { $0 != nil }, mine: mine.driver,
+            followLabel: profile.driver.map { ($0?.following ?? false ? "Unfollow " : "Follow ") + ($0?.username ?? "") },
+            articles: listed.map { $0?.articles ?? [] }, pages: listed.map { $0?.pages ?? [] },
+            empty: listed.map { $0 != nil && $0!.articles.isEmpty }, myArticlesPath: .just(path), favoritesPath: .just(path + "/favorites"),
+            favoritesShown: .just(favorites), articlesShown: .just(!favorites), goTo: goTo.asSignal(), disposable: disposable)
+    }
+}
+
+/// An article's page (`/article/:slug`): its body from Markdown, its author's
+/// follow and its favorite, edit and delete for its author, and its comments,
+/// live: a comment or a favorite anywhere shows at once.
+final class ArticleViewModel: ViewModelBinding {
+    struct Parameters: Decodable {
+        let slug: String
+    }
+
+    struct Input: Decodable {
+        let load: Observable<Void>
+        let favorite: Observable<Void>
+        let follow: Observable<Void>
+        let delete: Observable<Void>
+        let comment: Observable<String>
+        let deleteComment: Observable<Int64>
+    }
+
+    struct Output {
+        let article: Driver<Article?>
+        let found: Driver<Bool>
+        let favoriteLabel: Driver<String>
+        let followLabel: Driver<String>
+        let comments: Driver<[Comment]>
+        let signedIn: Driver<Bool>
+        let readerImage: Driver<String>
+        let errors: Driver<[String]>
+        let goTo: Signal<String>
+        let disposable: Disposable
+    }
+
+    let store: ConduitStore
+    let reader: String?
+    let slug: String
+
+    init(store: ConduitStore, reader: String?, slug: String) {
+        self.store = store
+        self.reader = reader
+        self.slug = slug
+    }
+
+    func bind(_ input: Input) -> Output {
+        let article = Loaded<Article?>(nil)
+        let comments = Loaded<[Comment]>([])
+        let readerImage = Loaded("")
+        let problems = BehaviorRelay<[String: String]>(value: [:])
+        let goTo = PublishRelay<String>()
+        let (store, reader, slug) = (store, reader, slug)
+        func loadArticle() { article.load { try await store.article(slug, reader: reader) } }
+        func loadComments() { comments.load { try await store.comments(on: slug, reader: reader) } }
+        func load() {
+            loadArticle()
+            loadComments()
+            if let reader {
+                readerImage.load {
+                    guard let name = try await store.settings(of: reader)?.username else { return "" }
+                    return try await store.profile(name, reader: nil)?.image ?? ""
+                }
+            }
+        }
+        load()
+        let disposable = Disposables.create(
+            input.load.subscribe(onNext: load),
+            input.favorite.withLatestFrom(article.relay).subscribe(onNext: { shown in
+                guard let reader else { return goTo.accept("/register") }
+                Work.run { try await store.favorite(slug, by: reader, !(shown?.favorited ?? false)) }
+            }),
+            input.follow.withLatestFrom(article.relay).subscribe(onNext: { shown in
+                guard let reader else { return goTo.accept("/register") }
+                guard let author = shown?.author else { return }
+                Work.run { try await store.follow(author.username, by: reader, !author.following) }
+            }),
+            input.delete.subscribe(onNext: {
+                guard let reader else { return goTo.accept("/login") }
+                Work.run {
+                    guard try await store.delete(slug, by: reader) else { throw BinderyError(.forbidden, "only its author deletes an article") }
+                    goTo.accept("/")
+                }
+            }),
+            input.comment.subscribe(onNext: { body in
+                guard let reader else { return goTo.accept("/login") }
+                Work.run(problems) { try await store.comment(on: slug, by: reader, body) }
+            }),
+            input.deleteComment.subscribe(onNext: { id in
+                guard let reader else { return goTo.accept("/login") }
+                Work.run { try await store.deleteComment(id, on: slug, by: reader) }
+            }),
+            store.changes.subscribe(onNext: { change in
+                switch change {
+                case .article(let changed) where changed == slug: loadArticle()
+                case .favorite(let changed) where changed == slug: loadArticle()
+                case .comments(let changed) where changed == slug: loadComments()
+                case .user(let name) where name == article.relay.value?.author.username: loadArticle()
+                default: break
+                }
+            }))
+        return Output(
+            article: article.driver, found: article.driver.map { $0 != nil },
+            favoriteLabel: article.driver.map { ($0?.favorited ?? false ? "Unfavorite Article" : "Favorite Article") },
+            followLabel: article.driver.map { ($0?.author.following ?? false ? "Unfollow " : "Follow ") + ($0?.author.username ?? "") },
+            comments: comments.driver, signedIn: .just(reader != nil), readerImage: readerImage.driver,
+            errors: problems.map { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } }.asDriver(onErrorJustReturn: []),
+            goTo: goTo.asSignal(), disposable: disposable)
+    }
+}
+
+/// The editor (`/editor`, `/editor/:slug`; signed in only): a new article, or
+/// one of yours changed; published, the page goes to the article.
+final class EditorViewModel: ViewModelBinding {
+    struct Parameters: Decodable {
+        var slug: String?
+    }
+
+    struct Input: Decodable {
+        let load: Observable<Void>
+        let publish: Observable<ArticleDraft>
+    }
+
+    struct Output {
+        let title: Driver<String>
+        let description: Driver<String>
+        let body: Driver<String>
+        let tags: Driver<String>
+        let errors: Driver<[String]>
+        let goTo: Signal<String>
+        let disposable: Disposable
+    }
+
+    let store: ConduitStore
+    let author: String
+    let slug: String?
+
+    init(store: ConduitStore, author: String, slug: String?) {
+        self.store = store
+        self.author = author
+        self.slug = slug
+    }
+
+    func bind(_ input: Input) -> Output {
+        let draft = Loaded(ArticleDraft(title: "", description: "", body: "", tags: ""))
+        let problems = BehaviorRelay<[String: String]>(value: [:])
+        let goTo = PublishRelay<String>()
+        let (store, author, slug) = (store, author, slug)
+        func load() {
+            guard let slug else { return }
+            draft.load {
+                guard let article = try await store.article(slug, reader: author), article.mine else {
+                    throw BinderyError(.forbidden, "only its author edits an article")
+                }
+                return ArticleDraft(title: article.title, description: article.description, body: article.body, tags: article.tags.joined(separator: " "))
+            }
+        }
+        load()
+        let disposable = Disposables.create(
+            input.load.subscribe(onNext: load),
+            input.publish.subscribe(onNext: { form in
+                Work.run(problems) {
+                    if let slug {
+                        guard try await store.update(slug, by: author, form) else { throw BinderyError(.forbidden, "only its author edits an article") }
+                        goTo.accept("/article/" + slug)
+                    } else {
+                        goTo.accept("/article/" + (try await store.create(by: author, form)))
+                    }
+                }
+            }))
+        return Output(
+            title: draft.driver.map(\.title), description: draft.driver.map(\.description), body: draft.driver.map(\.body),
+            tags: draft.driver.map(\.tags),
+            errors: problems.map { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } }.asDriver(onErrorJustReturn: []),
+            goTo: goTo.asSignal(), disposable: disposable)
+    }
+}
