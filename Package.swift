@@ -105,6 +105,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
+        .testTarget(name: "ConduitTests", dependencies: ["Conduit", "BinderyAccounts", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),
     ],
     swiftLanguageModes: [.v6]

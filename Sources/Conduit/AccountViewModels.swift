@@ -73,7 +73,6 @@ final class AuthViewModel: ViewModelBinding {
     struct Output {
         /// The spec's `.error-messages`: "email or password is invalid".
         let errors: Driver<[String]>
-        let goTo: Signal<String>
         let disposable: Disposable
     }
 
@@ -102,7 +101,6 @@ final class AuthViewModel: ViewModelBinding {
 
     func bind(_ input: Input) -> Output {
         let problems = BehaviorRelay<[String: String]>(value: [:])
-        let goTo = PublishRelay<String>()
         let (mode, store, accounts, client, next) = (mode, store, accounts, client, next)
         let submitted = input.submit.subscribe(onNext: { form in
             let browser = BrowserSignIn.take()
@@ -131,12 +129,12 @@ final class AuthViewModel: ViewModelBinding {
                     try await store.addUser(id: identity.id, username: username, email: Accounts.normalized(form.email))
                 }
                 browser?.signIn(as: identity)
-                goTo.accept(next)
+                browser?.go(to: next)
             }
         })
         return Output(
             errors: problems.map { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } }.asDriver(onErrorJustReturn: []),
-            goTo: goTo.asSignal(), disposable: submitted)
+            disposable: submitted)
     }
 }
 
@@ -211,8 +209,11 @@ final class SettingsViewModel: ViewModelBinding {
             }
         })
         let signedOut = input.signOut.subscribe(onNext: {
-            BrowserSignIn.take()?.signOut()
-            goTo.accept("/")
+            // The page goes home with the answer that signs it out: this page's session is the
+            // identity's, closed to the browser from then on, so a signal might never reach it.
+            let browser = BrowserSignIn.take()
+            browser?.signOut()
+            browser?.go(to: "/")
         })
         return Output(
             image: settings.driver.map(\.image), username: settings.driver.map(\.username), bio: settings.driver.map(\.bio),

@@ -49,7 +49,7 @@ final class HomeViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let place = SessionRelay(value: Place(tab: reader == nil ? "global" : "feed"))
+        let place = SessionRelay(value: Place())
         let list = Loaded<ArticlePage?>(nil)
         let tags = Loaded<[String]>([])
         let goTo = PublishRelay<String>()

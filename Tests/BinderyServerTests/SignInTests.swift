@@ -38,6 +38,7 @@ final class SignInTests: XCTestCase {
         XCTAssertTrue(cookie.hasPrefix("bindery_signin="), cookie)
         for attribute in ["Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=2592000"] { XCTAssertTrue(cookie.contains(attribute), cookie) }
         XCTAssertFalse(cookie.contains("Secure"), "plain http")
+        XCTAssertEqual(answer.header("Bindery-Location"), "/", "the page goes on with the answer, after its cookie")
         let token = String(cookie.dropFirst("bindery_signin=".count).prefix { $0 != ";" })
         XCTAssertEqual(token.count, 43)
         return token
@@ -191,6 +192,24 @@ final class SignInTests: XCTestCase {
                 "/api/signin/\(signin)/inputs/signOutEverywhere", headers: ["Cookie": "bindery_signin=\(cookie)", "Origin": origin]
             ).status, 200)
         try assertError(try server.client.post("/api/me", headers: ["Authorization": "Bearer \(nightly)"]), 401, "unauthenticated")
+    }
+
+    /// Where the sign-in page goes once signed in: `next` if it is a path of this site, else home,
+    /// said by the answer (`Bindery-Location`), never a page elsewhere.
+    func testTheSignInsAnswerSendsThePageToNextOfThisSiteOnly() throws {
+        _ = try signIn("Ada")
+        for (next, expected) in [("/me?tab=2", "/me?tab=2"), ("//evil.example", "/"), ("https://evil.example/", "/"), ("/\\evil", "/")] {
+            let id = try XCTUnwrap(
+                try server.client.post("/api/signin", json: "{\"next\": \"\(next.replacingOccurrences(of: "\\", with: "\\\\"))\"}", headers: ["Origin": origin])
+                    .json()["id"]
+                    as? String)
+            let answer = try server.client.post(
+                "/api/signin/\(id)/inputs/signIn", json: #"{"login": "ada", "password": "correct horse"}"#, headers: ["Origin": origin])
+            XCTAssertEqual(answer.status, 200, answer.text)
+            XCTAssertEqual(answer.header("Bindery-Location"), expected, next)
+        }
+        let plain = try server.createSession("simple")
+        XCTAssertNil(try server.client.post("/api/simple/\(plain)/inputs/buttonTap").header("Bindery-Location"), "only an input that asks")
     }
 
     func testAPageForTheSignedInSendsAnyoneElseToSignInFirst() throws {

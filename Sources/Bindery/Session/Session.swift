@@ -383,7 +383,7 @@ package final class Session: @unchecked Sendable {
                 input: inputTurn,
                 answer: { [self] in
                     var snapshot = makeSnapshot(forInput: true)
-                    snapshot.browser = browser.value
+                    (snapshot.browser, snapshot.location) = browser.answer
                     return snapshot
                 }, completion: completion)
         }
@@ -408,7 +408,7 @@ package final class Session: @unchecked Sendable {
                 if case .replay(.running(let error)) = admitted.admission { throw error }
                 var snapshot = makeSnapshot(forInput: true)
                 if case .replay = admitted.admission { snapshot.isReplay = true }
-                snapshot.browser = browser.value
+                (snapshot.browser, snapshot.location) = browser.answer
                 return snapshot
             },
             endedLate: { [self] failure in inputKeys.ended(key, failure: failure) },

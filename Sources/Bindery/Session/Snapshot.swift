@@ -14,6 +14,8 @@ package struct Snapshot: Sendable {
     package var isReplay = false
     /// What the input asked of the browser that sent it (`BrowserSignIn`), for the server to do as it answers.
     package var browser: BrowserIntent?
+    /// Where the page that sent the input goes once it is answered (`BrowserSignIn.go(to:)`).
+    package var location: String?
 
     /// `{"id","viewModel","lastEventId","outputs":{name: value}}`, compact.
     package var json: Data {

@@ -43,6 +43,17 @@ public final class BrowserSignIn: Sendable {
     /// Signs out every browser signed in as the identity this one is signed in as,
     /// and ends that identity's sessions (their streams get `bindery.end`).
     public func signOutEverywhere() { intents.set(.signOutEverywhere) }
+
+    /// Sends the page to `path` (a path of this site: `/`, `/me`) once the input is
+    /// answered: the answer says so (`Bindery-Location`), after the cookie it sets,
+    /// rather than a navigation signal, which a page whose sessions the sign-out
+    /// just closed to it might never get. Anything but a path of this site is ignored.
+    public func go(to path: String) {
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
+            !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else { return }
+        intents.go(to: path)
+    }
 }
 
 /// What an input asked of its browser (`BrowserSignIn`), for the server to do as it answers.
@@ -52,10 +63,13 @@ package enum BrowserIntent: Sendable, Equatable {
     case signOutEverywhere
 }
 
-/// One input's `BrowserIntent`, set from its turn or its held work.
+/// One input's `BrowserIntent`, and where its page goes after the answer, set from its turn or its held work.
 package final class BrowserIntents: Sendable {
-    private let intent = Locked<BrowserIntent?>(nil)
+    private let state = Locked<(intent: BrowserIntent?, location: String?)>((nil, nil))
     package init() {}
-    func set(_ value: BrowserIntent) { intent.withLock { $0 = value } }
-    package var value: BrowserIntent? { intent.withLock { $0 } }
+    func set(_ value: BrowserIntent) { state.withLock { $0.intent = value } }
+    func go(to path: String) { state.withLock { $0.location = path } }
+    package var value: BrowserIntent? { state.withLock { $0.intent } }
+    /// Both, read at once, for the input's answer.
+    package var answer: (intent: BrowserIntent?, location: String?) { state.withLock { $0 } }
 }

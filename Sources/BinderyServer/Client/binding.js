@@ -619,6 +619,9 @@ export class Binding extends EventTarget {
         this.#showPending();
         if (response.ok) {
           for (const element of this.root.querySelectorAll("[data-bindery-errors]")) element.textContent = "";
+          // The input sends the page on (BrowserSignIn.go(to:)): once what waits is sent.
+          const location = response.headers?.get?.("Bindery-Location");
+          if (location?.startsWith("/") && !location.startsWith("//")) this.#afterInputs = location;
           this.#applySnapshot(body);
           item.resolve(body);
         } else if (response.status === 401) {
@@ -630,8 +633,19 @@ export class Binding extends EventTarget {
       }
     } finally {
       this.#draining = false;
+      const target = this.#afterInputs;
+      this.#afterInputs = null;
+      if (target && !this.#listening.signal.aborted) follow(target);
     }
   }
+
+  /**
+   * Where a ViewModel sent the page while its inputs were being sent: it goes there
+   * once they are answered, so an input's answer (the cookie a sign-in or sign-out
+   * sets with it, its errors) is taken before the page changes, and no input waiting
+   * behind it is dropped by the change.
+   */
+  #afterInputs = null;
 
   /**
    * Sends a file as the body of an input (an upload), with its type and name, reporting
@@ -957,14 +971,16 @@ export class Binding extends EventTarget {
   }
 
   #navigate(element, reference) {
-    // A path of this site ("/me"): the page goes there.
+    let target = null;
     if (typeof reference === "string") {
-      if (reference.startsWith("/") && !reference.startsWith("//") && !reference.includes("\\")) follow(reference);
-      return;
+      // A path of this site ("/me"): the page goes there.
+      if (reference.startsWith("/") && !reference.startsWith("//") && !reference.includes("\\")) target = reference;
+    } else if (reference?.viewModel && reference.id) {
+      target = `${element.dataset.navigatePage ?? `/${reference.viewModel}.html`}?session=${encodeURIComponent(reference.id)}`;
     }
-    if (!reference || !reference.viewModel || !reference.id) return;
-    const page = element.dataset.navigatePage ?? `/${reference.viewModel}.html`;
-    follow(`${page}?session=${encodeURIComponent(reference.id)}`);
+    if (!target) return;
+    if (this.#draining) this.#afterInputs = target;
+    else follow(target);
   }
 
   #back(element, done) {

@@ -135,10 +135,18 @@ struct APIRouter: Sendable {
                 },
                 answer: { answered in
                     Self.response(answered) { snapshot, headers in
-                        .json(snapshot.json, headers: (snapshot.isReplay ? Self.replayed : []) + headers)
+                        .json(snapshot.json, headers: Self.answerHeaders(snapshot, headers))
                     }
                 })
         }
+    }
+
+    /// An input's answer's headers: a repeat's mark, its browser's cookie, where its page goes.
+    private static func answerHeaders(_ snapshot: Snapshot, _ browser: [(String, String)]) -> [(String, String)] {
+        var headers = snapshot.isReplay ? replayed : []
+        headers += browser
+        if let location = snapshot.location { headers.append(("Bindery-Location", location)) }
+        return headers
     }
 
     /// What a repeated input's answer says (`Idempotency-Key`): it was not applied again.

@@ -3,7 +3,7 @@ import BinderyAccounts
 
 /// Who this browser is: register an account, sign in with its password, sign out
 /// here or everywhere (`BinderyAccounts`, `BrowserSignIn`). Once signed in, the
-/// page goes to `next`, a path of this site only.
+/// page goes to `next`, a path of this site only, as the answer says (`go(to:)`).
 final class SignInViewModel: ViewModelBinding {
     struct Parameters: Decodable {
         let next: String?
@@ -28,8 +28,6 @@ final class SignInViewModel: ViewModelBinding {
         /// What is wrong with the sign-in form and the register form, by field.
         let problems: Driver<[String: String]>
         let registerProblems: Driver<[String: String]>
-        /// Where the page goes once signed in (`data-navigate`).
-        let goTo: Signal<String>
         let disposable: Disposable
     }
 
@@ -58,7 +56,6 @@ final class SignInViewModel: ViewModelBinding {
         let login = BehaviorRelay<String?>(value: identity.map { $0.attributes["login"] ?? $0.id })
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let registerProblems = BehaviorRelay<[String: String]>(value: [:])
-        let goTo = PublishRelay<String>()
         let (accounts, client, next) = (accounts, client, next)
 
         /// Checks `credentials` with `check` off the session's thread, holding the input's answer:
@@ -73,7 +70,7 @@ final class SignInViewModel: ViewModelBinding {
                     browser?.signIn(as: identity)
                     shown.accept([:])
                     login.accept(identity.attributes["login"] ?? identity.id)
-                    goTo.accept(next)
+                    browser?.go(to: next)  // with the answer, after its cookie
                     answer?.release()
                 } catch let refusal as AccountError {
                     if let error = refusal.binderyError { return answer?.release(failing: error) ?? () }
@@ -102,7 +99,7 @@ final class SignInViewModel: ViewModelBinding {
         return Output(
             who: login.map { $0.map { "Signed in as \($0)" } ?? "Not signed in" }.asDriver(onErrorJustReturn: ""),
             signedIn: login.map { $0 != nil }.asDriver(onErrorJustReturn: false), problems: problems.asDriver(),
-            registerProblems: registerProblems.asDriver(), goTo: goTo.asSignal(),
+            registerProblems: registerProblems.asDriver(),
             disposable: Disposables.create(signedIn, registered, signedOut, everywhere))
     }
 }
