@@ -8,7 +8,7 @@
 ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev libbrotli-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -22,7 +22,7 @@ RUN swift build -c release -Xswiftc -cross-module-optimization --product bindery
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libsodium23 libstdc++6 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libsodium23 zlib1g libbrotli1 libstdc++6 \
  && rm -rf /var/lib/apt/lists/*
 # The executable and, next to it, its resource bundles (the browser client, the examples' data).
 COPY --from=build /out/ /usr/local/bin/

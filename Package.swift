@@ -43,6 +43,10 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]
         ),
         .systemLibrary(
+            name: "CCompression",
+            providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
@@ -70,7 +74,7 @@ let package = Package(
         .target(name: "BinderyAccounts", dependencies: ["Bindery", "BinderyDatabase", "CSodium", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "BinderyPostgres", dependencies: ["Bindery", "CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyServer", dependencies: [
-            "Bindery", "BinderyRx", "CMicroHTTPD", "CSodium",
+            "Bindery", "BinderyRx", "CMicroHTTPD", "CSodium", "CCompression",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -48,7 +48,7 @@ struct Request: Sendable {
 
     /// The headers a route or the edge reads, in lower case: only these are kept.
     static let headerNames: [StaticString] = [
-        "accept", "authorization", "content-type", "host", "idempotency-key", "if-none-match", "last-event-id", "origin",
+        "accept", "accept-encoding", "authorization", "content-type", "host", "idempotency-key", "if-none-match", "last-event-id", "origin",
         "sec-fetch-site", "x-bindery-session-id", "x-forwarded-for", "x-forwarded-proto",
     ]
     /// `headerNames` as the keys of `headers`.

@@ -21,6 +21,8 @@ struct ClientFiles: Sendable {
         let data: Data
         let contentType: String
         let etag: String
+        /// Its compressed versions, made the first time a browser accepts each.
+        let encoded: EncodedBody?
     }
 
     private let files: [String: File]
@@ -39,7 +41,9 @@ struct ClientFiles: Sendable {
         for name in names where !name.hasPrefix(".") {
             let url = directory.appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: url.path) else { continue }
-            files[name] = File(data: data, contentType: StaticFiles.contentType(url.pathExtension), etag: ETag.of(data))
+            let contentType = StaticFiles.contentType(url.pathExtension), etag = ETag.of(data)
+            let encoded = EncodedBody.compresses(contentType) && !contentType.hasPrefix("text/html") ? EncodedBody(data: data, etag: etag) : nil
+            files[name] = File(data: data, contentType: contentType, etag: etag, encoded: encoded)
         }
         self.files = files
         missing = nil
@@ -61,7 +65,7 @@ struct ClientFiles: Sendable {
         guard path.count == 2, path.first == Self.version, let file = files[path.last!] else {
             throw HTTPError.notFound(missing ?? "no client file \(request.path) (this server serves /\(Self.prefix)/\(Self.version)/)")
         }
-        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag)
+        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag, encoded: file.encoded)
     }
 
     /// Bindery's icon, for `/favicon.ico` where the app has none of its own (a browser
@@ -71,7 +75,7 @@ struct ClientFiles: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }
-        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag)
+        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag, encoded: file.encoded)
     }
 
     /// The folder of the client's files in the resource bundle: next to the
@@ -107,16 +111,22 @@ enum ETag {
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }
 
-    /// 200 with the body, or 304 without it if the client already has this version.
-    static func response(for request: Request, data: Data, contentType: String, etag: String) -> Response {
-        let headers = [("ETag", etag), ("Cache-Control", "no-cache")]
+    /// 200 with the body, or 304 without it if the client already has this version; the
+    /// body compressed as the client accepts, where `encoded` has its compressed versions
+    /// (`Content-Encoding`, `Vary: Accept-Encoding`, an `ETag` of its own for each).
+    static func response(for request: Request, data: Data, contentType: String, etag: String, encoded: EncodedBody? = nil) -> Response {
+        let chosen = encoded?.negotiate(request.header("accept-encoding"))
+        let tag = encoded?.etag(for: chosen?.0) ?? etag
+        var headers = [("ETag", tag), ("Cache-Control", "no-cache")]
+        if encoded != nil { headers.append(("Vary", "Accept-Encoding")) }
         var response: Response
         if let tags = request.header("if-none-match"),
-            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" })
+            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*" })
         {
             response = .empty(status: 304, headers: headers)
         } else {
-            response = Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: .data(data))
+            if let (encoding, _) = chosen { headers.append(("Content-Encoding", encoding.rawValue)) }
+            response = Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: .data(chosen?.1 ?? data))
         }
         response.isPage = contentType.hasPrefix("text/html")
         return response

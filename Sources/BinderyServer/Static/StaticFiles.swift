@@ -2,8 +2,16 @@ import Foundation
 
 /// Serves the files of `Public/`: `GET /` is `index.html`, `GET /<file>` the file.
 /// Paths that climb out of the folder or name hidden files are not found.
+/// Scripts, stylesheets and the like go compressed where the browser accepts it
+/// (Brotli or gzip), each version compressed once and kept while the file is
+/// unchanged; pages go as they are (most are written per request, and a page's
+/// secrets beside what a request reflects are not for a compressor: BREACH).
 struct StaticFiles: Sendable {
     let directory: URL
+    /// The compressed versions made so far, by path (a file that changed is compressed again).
+    private let encoded = EncodedBodies()
+
+    init(directory: URL) { self.directory = directory }
 
     func respond(to request: Request) throws -> Response {
         guard let response = try file(for: request) else { throw HTTPError.notFound("no file \(request.path)") }
@@ -55,7 +63,10 @@ struct StaticFiles: Sendable {
             url.appendPathComponent("index.html")
         }
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return ETag.response(for: request, data: data, contentType: Self.contentType(url.pathExtension), etag: ETag.of(data))
+        let contentType = Self.contentType(url.pathExtension)
+        let etag = ETag.of(data)
+        let body = contentType.hasPrefix("text/html") ? nil : encoded.body(url.path, data: data, etag: etag, contentType: contentType)
+        return ETag.response(for: request, data: data, contentType: contentType, etag: etag, encoded: body)
     }
 
     static func contentType(_ pathExtension: String) -> String {
@@ -69,6 +80,25 @@ struct StaticFiles: Sendable {
         case "ico": return "image/x-icon"
         case "txt": return "text/plain; charset=utf-8"
         default: return "application/octet-stream"
+        }
+    }
+}
+
+/// The app's files' compressed versions, by path, at most `limit` files of at most
+/// `largest` bytes each: past the limit they start over (each is only a saving).
+final class EncodedBodies: Sendable {
+    private let bodies = Locked<[String: EncodedBody]>([:])
+    static let limit = 512
+    static let largest = 4 << 20
+
+    func body(_ path: String, data: Data, etag: String, contentType: String) -> EncodedBody? {
+        guard EncodedBody.compresses(contentType), data.count <= Self.largest, data.count >= 256 else { return nil }
+        return bodies.withLock { bodies in
+            if let known = bodies[path], known.etag == etag { return known }
+            if bodies.count >= Self.limit { bodies.removeAll() }
+            let made = EncodedBody(data: data, etag: etag)
+            bodies[path] = made
+            return made
         }
     }
 }
