@@ -383,7 +383,9 @@ package final class Session: @unchecked Sendable {
                 input: inputTurn,
                 answer: { [self] in
                     var snapshot = makeSnapshot(forInput: true)
-                    (snapshot.browser, snapshot.location) = browser.answer
+                    let asked = browser.answer
+                    snapshot.browser = asked.intent
+                    snapshot.location = asked.location
                     return snapshot
                 }, completion: completion)
         }
@@ -408,7 +410,9 @@ package final class Session: @unchecked Sendable {
                 if case .replay(.running(let error)) = admitted.admission { throw error }
                 var snapshot = makeSnapshot(forInput: true)
                 if case .replay = admitted.admission { snapshot.isReplay = true }
-                (snapshot.browser, snapshot.location) = browser.answer
+                let asked = browser.answer
+                snapshot.browser = asked.intent
+                snapshot.location = asked.location
                 return snapshot
             },
             endedLate: { [self] failure in inputKeys.ended(key, failure: failure) },

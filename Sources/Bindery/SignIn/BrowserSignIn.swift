@@ -65,11 +65,17 @@ package enum BrowserIntent: Sendable, Equatable {
 
 /// One input's `BrowserIntent`, and where its page goes after the answer, set from its turn or its held work.
 package final class BrowserIntents: Sendable {
-    private let state = Locked<(intent: BrowserIntent?, location: String?)>((nil, nil))
+    /// A struct, not a tuple: a generic lock over a tuple costs its metadata's lookups on every input.
+    package struct Answer: Sendable {
+        package var intent: BrowserIntent?
+        package var location: String?
+    }
+
+    private let state = Locked(Answer())
     package init() {}
     func set(_ value: BrowserIntent) { state.withLock { $0.intent = value } }
     func go(to path: String) { state.withLock { $0.location = path } }
     package var value: BrowserIntent? { state.withLock { $0.intent } }
     /// Both, read at once, for the input's answer.
-    package var answer: (intent: BrowserIntent?, location: String?) { state.withLock { $0 } }
+    package var answer: Answer { state.withLock { $0 } }
 }

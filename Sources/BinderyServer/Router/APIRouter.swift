@@ -143,6 +143,8 @@ struct APIRouter: Sendable {
 
     /// An input's answer's headers: a repeat's mark, its browser's cookie, where its page goes.
     private static func answerHeaders(_ snapshot: Snapshot, _ browser: [(String, String)]) -> [(String, String)] {
+        // Most answers have none of them: no array made for those.
+        guard snapshot.isReplay || snapshot.location != nil else { return browser }
         var headers = snapshot.isReplay ? replayed : []
         headers += browser
         if let location = snapshot.location { headers.append(("Bindery-Location", location)) }
