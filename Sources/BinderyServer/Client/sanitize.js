@@ -35,36 +35,43 @@ export function isSafeURL(url) {
   return !scheme || SAFE_HTML.schemes.includes(scheme[1].toLowerCase());
 }
 
-/** `html` as a fragment of the table's elements only (parsed inert, in a template: nothing runs or loads first). */
+/**
+ * `html` as a fragment of the table's elements only. It is parsed into a document of its
+ * own (DOMParser's: no window, so nothing in it runs or loads; an event handler attribute
+ * in it is still reported by the page's Content-Security-Policy, as blocked), and the page
+ * gets new elements made from what the table keeps of it, never a node of that parse.
+ */
 export function safeFragment(html) {
-  const template = document.createElement("template");
-  template.innerHTML = html == null ? "" : String(html);
-  clean(template.content);
-  return template.content;
+  const parsed = new DOMParser().parseFromString(html == null ? "" : String(html), "text/html");
+  const fragment = document.createDocumentFragment();
+  rebuild(parsed.body, fragment);
+  return fragment;
 }
 
-function clean(parent) {
-  for (const node of [...parent.childNodes]) {
-    if (node.nodeType === Node.TEXT_NODE) continue;
-    if (node.nodeType !== Node.ELEMENT_NODE) {
-      node.remove();
+const XHTML = "http://www.w3.org/1999/xhtml";
+
+function rebuild(parent, into) {
+  for (const node of parent.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      into.append(document.createTextNode(node.data));
       continue;
     }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const name = node.localName;
-    if (DROPPED.has(name) || node.namespaceURI !== "http://www.w3.org/1999/xhtml") {
-      node.remove();
-      continue;
-    }
-    clean(node);
+    if (DROPPED.has(name) || node.namespaceURI !== XHTML) continue;
     const allowed = ELEMENTS.get(name);
     if (!allowed) {
-      node.replaceWith(...node.childNodes);
+      rebuild(node, into);
       continue;
     }
-    for (const attribute of [...node.attributes]) {
-      const keep = allowed.includes(attribute.name) && (!SAFE_HTML.urls.includes(attribute.name) || isSafeURL(attribute.value));
-      if (!keep) node.removeAttribute(attribute.name);
+    const element = document.createElement(name);
+    for (const attribute of node.attributes) {
+      if (allowed.includes(attribute.name) && (!SAFE_HTML.urls.includes(attribute.name) || isSafeURL(attribute.value))) {
+        element.setAttribute(attribute.name, attribute.value);
+      }
     }
-    if (name === "a" && node.hasAttribute("href")) node.setAttribute("rel", "nofollow noopener noreferrer");
+    if (name === "a" && element.hasAttribute("href")) element.setAttribute("rel", "nofollow noopener noreferrer");
+    rebuild(node, element);
+    into.append(element);
   }
 }
