@@ -193,6 +193,7 @@ final class SettingsViewModel: ViewModelBinding {
         load()
         let loads = input.load.subscribe(onNext: load)
         let updates = input.update.subscribe(onNext: { form in
+            let browser = BrowserSignIn.take()
             Work.run(problems) {
                 let username = form.username.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard (1...40).contains(username.count), !username.contains(where: { $0.isWhitespace || $0 == "/" }) else {
@@ -205,7 +206,7 @@ final class SettingsViewModel: ViewModelBinding {
                 guard form.bio.count <= 2_000, image.count <= 2_000 else { throw ConduitError("bio", "is too long") }
                 if let password = form.password, !password.isEmpty { try await accounts.setPassword(of: identity, to: password) }
                 try await store.update(user: identity.id, username: username, bio: form.bio, image: image)
-                goTo.accept("/profile/" + Slug.pathSegment(username))
+                browser?.go(to: "/profile/" + Slug.pathSegment(username))
             }
         })
         let signedOut = input.signOut.subscribe(onNext: {

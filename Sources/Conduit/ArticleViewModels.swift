@@ -273,9 +273,10 @@ final class ArticleViewModel: ViewModelBinding {
             }),
             input.delete.subscribe(onNext: {
                 guard let reader else { return goTo.accept("/login") }
+                let browser = BrowserSignIn.take()
                 Work.run {
                     guard try await store.delete(slug, by: reader) else { throw BinderyError(.forbidden, "only its author deletes an article") }
-                    goTo.accept("/")
+                    browser?.go(to: "/")
                 }
             }),
             input.comment.subscribe(onNext: { body in
@@ -306,14 +307,26 @@ final class ArticleViewModel: ViewModelBinding {
 }
 
 /// The editor (`/editor`, `/editor/:slug`; signed in only): a new article, or
-/// one of yours changed; published, the page goes to the article.
+/// one of yours changed; published, the page goes to the article. The draft is
+/// the session's, sent as it is typed and kept: a restart of the server in the
+/// middle of writing finds it where it was.
 final class EditorViewModel: ViewModelBinding {
     struct Parameters: Decodable {
         var slug: String?
     }
 
+    /// What is being written, kept with the session; `loaded` once an article being edited was read in.
+    struct Draft: Codable, Equatable, Sendable {
+        var title = "", description = "", body = "", tags = ""
+        var loaded = false
+    }
+
     struct Input: Decodable {
         let load: Observable<Void>
+        let title: Observable<String>
+        let description: Observable<String>
+        let body: Observable<String>
+        let tags: Observable<String>
         let publish: Observable<ArticleDraft>
     }
 
@@ -338,35 +351,51 @@ final class EditorViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let draft = Loaded(ArticleDraft(title: "", description: "", body: "", tags: ""))
+        let draft = SessionRelay(value: Draft())
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let goTo = PublishRelay<String>()
         let (store, author, slug) = (store, author, slug)
+        /// The article being edited, read in once (a kept draft is not read over).
         func load() {
-            guard let slug else { return }
-            draft.load {
+            guard let slug, !draft.value.loaded else { return }
+            Work.run {
                 guard let article = try await store.article(slug, reader: author), article.mine else {
                     throw BinderyError(.forbidden, "only its author edits an article")
                 }
-                return ArticleDraft(title: article.title, description: article.description, body: article.body, tags: article.tags.joined(separator: " "))
+                draft.accept(
+                    Draft(title: article.title, description: article.description, body: article.body, tags: article.tags.joined(separator: " "), loaded: true))
             }
         }
         load()
+        func edit(_ change: @escaping (inout Draft, String) -> Void) -> (String) -> Void {
+            { text in
+                var next = draft.value
+                change(&next, text)
+                draft.accept(next)
+            }
+        }
         let disposable = Disposables.create(
             input.load.subscribe(onNext: load),
+            input.title.subscribe(onNext: edit { $0.title = $1 }),
+            input.description.subscribe(onNext: edit { $0.description = $1 }),
+            input.body.subscribe(onNext: edit { $0.body = $1 }),
+            input.tags.subscribe(onNext: edit { $0.tags = $1 }),
             input.publish.subscribe(onNext: { form in
+                // The page goes to the article with the answer (not a signal that could race it).
+                let browser = BrowserSignIn.take()
                 Work.run(problems) {
                     if let slug {
                         guard try await store.update(slug, by: author, form) else { throw BinderyError(.forbidden, "only its author edits an article") }
-                        goTo.accept("/article/" + slug)
+                        browser?.go(to: "/article/" + slug)
                     } else {
-                        goTo.accept("/article/" + (try await store.create(by: author, form)))
+                        browser?.go(to: "/article/" + (try await store.create(by: author, form)))
                     }
+                    draft.accept(Draft(loaded: true))
                 }
             }))
+        let shown = draft.asDriver()
         return Output(
-            title: draft.driver.map(\.title), description: draft.driver.map(\.description), body: draft.driver.map(\.body),
-            tags: draft.driver.map(\.tags),
+            title: shown.map(\.title), description: shown.map(\.description), body: shown.map(\.body), tags: shown.map(\.tags),
             errors: problems.map { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } }.asDriver(onErrorJustReturn: []),
             goTo: goTo.asSignal(), disposable: disposable)
     }

@@ -237,3 +237,22 @@ def test_a_readers_place_survives_a_restart(conduit, reader):
     reader.refresh()
     wait_open(reader)
     assert previews(reader) == shown, "the third page still, from the session the server kept"
+
+
+def test_a_draft_survives_a_restart_of_the_server(conduit, reader):
+    register(reader, conduit, "drafter")
+    reader.get(conduit.url + "/editor")
+    wait_open(reader)
+    form = reader.find_element(By.CSS_SELECTOR, "form")
+    form.find_element(By.NAME, "title").send_keys("Half written")
+    form.find_element(By.NAME, "body").send_keys("The first paragraph, and")
+    conduit.stop()
+    conduit.start()
+    # The page reconnects to its session (kept in the database) and keeps what was typed.
+    wait(reader, lambda d: d.execute_script("return document.documentElement.dataset.binderyState") == "open", timeout=20)
+    assert form.find_element(By.NAME, "title").get_attribute("value") == "Half written"
+    form.find_element(By.NAME, "description").send_keys("Finished after a restart")
+    form.find_element(By.NAME, "body").send_keys(" the second.")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(reader, lambda d: d.execute_script("return location.pathname") == "/article/half-written")
+    wait(reader, lambda d: "The first paragraph, and the second." in d.find_element(By.ID, "body").text)

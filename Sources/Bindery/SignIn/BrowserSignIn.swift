@@ -47,7 +47,8 @@ public final class BrowserSignIn: Sendable {
     /// Sends the page to `path` (a path of this site: `/`, `/me`) once the input is
     /// answered: the answer says so (`Bindery-Location`), after the cookie it sets,
     /// rather than a navigation signal, which a page whose sessions the sign-out
-    /// just closed to it might never get. Anything but a path of this site is ignored.
+    /// just closed to it might never get. Any input may: an editor's publish goes
+    /// to the article it made this way. Anything but a path of this site is ignored.
     public func go(to path: String) {
         guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
             !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })

@@ -36,7 +36,9 @@ export function applyBindings(element, prefix, matches, valueOf) {
         element.replaceChildren(safeFragment(value));
         break;
       case "value":
-        if (document.activeElement !== element || !element.dataset.dirty) {
+        // What the user typed and the page has not sent yet (data-on-input's debounce,
+        // a form not yet submitted) is theirs, focused or not: an output does not write over it.
+        if (!element.dataset.dirty) {
           if (element.type === "checkbox") element.checked = !!value;
           else element.value = value ?? "";
         }

@@ -35,7 +35,8 @@ final class BindingsViewModel: ViewModelBinding {
             "record": [
                 "name": "Ada", "title": "\"Notes\" </template>", "choice": "b", "count": 3, "tags": ["x", "y"], "color": "teal",
                 "errors": ["email": "an address has an @", "size": ["pick one", "S or M"]],
-                "html": #"<p>Some <em>rich</em> text, a <a href="https://example.org/">link</a> and <a href="javascript:alert(1)">one that goes</a><script>alert(2)</script></p>"#,
+                "html":
+                    #"<p>Some <em>rich</em> text, a <a href="https://example.org/">link</a> and <a href="javascript:alert(1)">one that goes</a><script>alert(2)</script></p>"#,
             ],
             "items": [["id": 1, "title": "first", "done": false, "tags": ["new", "<b>"]], ["id": 2, "title": "second", "done": true]],
         ]
