@@ -13,9 +13,22 @@ import time
 
 import pytest
 import requests
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, free_port, make_browser, wait, wait_open
+from conftest import ROOT, free_port, make_browser, wait_open
+from conftest import wait as wait_until
+
+
+def wait(driver, condition, timeout=10):
+    """`wait`, where an element the condition reads may be replaced as it reads it (a list
+    drawn again, a page changed in place): such a read is not yet, not a failure."""
+    def holds(d):
+        try:
+            return condition(d)
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    return wait_until(driver, holds, timeout)
 
 
 def conduit_binary():
