@@ -90,7 +90,8 @@ let package = Package(
         .target(name: "ExampleApp", dependencies: ["BinderyServer", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"]),
         // Conduit (RealWorld's Medium clone) on Bindery's public API: its ViewModels and store, and its server.
         .target(name: "Conduit", dependencies: [
-            "Bindery", "BinderyAccounts", "BinderyDatabase", .product(name: "Ink", package: "Ink"), .product(name: "GRDB", package: "GRDB.swift"),
+            "Bindery", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", .product(name: "Ink", package: "Ink"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .executableTarget(name: "conduit", dependencies: ["BinderyServer", "Conduit"], resources: [.copy("Public")]),
         // What ships: serve and probe, nothing else.
@@ -109,7 +110,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "ExamplesTests", dependencies: ["Examples", "BinderyRxTest", "BinderyTest"]),
-        .testTarget(name: "ConduitTests", dependencies: ["Conduit", "BinderyAccounts", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ConduitTests", dependencies: [
+            "Conduit", "BinderyAccounts", "BinderyLoopback", "BinderyPostgres", "BinderyTest", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "TodoTests", dependencies: ["Todo", "BinderyDatabase", "BinderyRxTest", "BinderyTest"]),
     ],
     swiftLanguageModes: [.v6]

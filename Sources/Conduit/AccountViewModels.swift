@@ -20,10 +20,10 @@ final class NavViewModel: ViewModelBinding {
         var username = "", image = "", path = ""
     }
 
-    let store: ConduitStore
+    let store: any ConduitStore
     let reader: String?
 
-    init(store: ConduitStore, reader: String?) {
+    init(store: any ConduitStore, reader: String?) {
         self.store = store
         self.reader = reader
     }
@@ -42,7 +42,11 @@ final class NavViewModel: ViewModelBinding {
         load()
         let loads = input.load.subscribe(onNext: load)
         let changes = store.changes.subscribe(onNext: { change in
-            if case .user(let name) = change, name == me.relay.value.username { load() }
+            switch change {
+            case .user(let name) where name == me.relay.value.username: load()
+            case .everything: load()
+            default: break
+            }
         })
         return Output(
             signedIn: .just(reader != nil), username: me.driver.map(\.username), image: me.driver.map(\.image), profilePath: me.driver.map(\.path),
@@ -77,13 +81,13 @@ final class AuthViewModel: ViewModelBinding {
     }
 
     let mode: Mode
-    let store: ConduitStore
+    let store: any ConduitStore
     let accounts: Accounts
     let client: String?
     /// Where the page goes once signed in: a path of this site, else home.
     let next: String
 
-    init(mode: Mode, store: ConduitStore, accounts: Accounts, client: String?, next: String?) {
+    init(mode: Mode, store: any ConduitStore, accounts: Accounts, client: String?, next: String?) {
         self.next = Self.sameSite(next)
         self.mode = mode
         self.store = store
@@ -169,11 +173,11 @@ final class SettingsViewModel: ViewModelBinding {
         var image = "", username = "", bio = "", email = ""
     }
 
-    let store: ConduitStore
+    let store: any ConduitStore
     let accounts: Accounts
     let identity: Identity
 
-    init(store: ConduitStore, accounts: Accounts, identity: Identity) {
+    init(store: any ConduitStore, accounts: Accounts, identity: Identity) {
         self.store = store
         self.accounts = accounts
         self.identity = identity

@@ -40,10 +40,10 @@ final class HomeViewModel: ViewModelBinding {
         let disposable: Disposable
     }
 
-    let store: ConduitStore
+    let store: any ConduitStore
     let reader: String?
 
-    init(store: ConduitStore, reader: String?) {
+    init(store: any ConduitStore, reader: String?) {
         self.store = store
         self.reader = reader
     }
@@ -89,7 +89,7 @@ final class HomeViewModel: ViewModelBinding {
             }),
             store.changes.withLatestFrom(shown) { ($0, $1) }.subscribe(onNext: { change, slugs in
                 switch change {
-                case .article: loadAll()
+                case .article, .everything: loadAll()
                 case .favorite(let slug) where slugs.contains(slug): load()
                 default: break
                 }
@@ -135,12 +135,12 @@ final class ProfileViewModel: ViewModelBinding {
         let disposable: Disposable
     }
 
-    let store: ConduitStore
+    let store: any ConduitStore
     let reader: String?
     let username: String
     let favorites: Bool
 
-    init(store: ConduitStore, reader: String?, parameters: Parameters) {
+    init(store: any ConduitStore, reader: String?, parameters: Parameters) {
         self.store = store
         self.reader = reader
         username = parameters.username
@@ -186,6 +186,9 @@ final class ProfileViewModel: ViewModelBinding {
                 switch change {
                 case .user(let name) where name == username: profile.load { try await store.profile(username, reader: reader) }
                 case .article, .favorite: loadList()
+                case .everything:
+                    profile.load { try await store.profile(username, reader: reader) }
+                    loadList()
                 default: _ = slugs
                 }
             }))
@@ -230,11 +233,11 @@ final class ArticleViewModel: ViewModelBinding {
         let disposable: Disposable
     }
 
-    let store: ConduitStore
+    let store: any ConduitStore
     let reader: String?
     let slug: String
 
-    init(store: ConduitStore, reader: String?, slug: String) {
+    init(store: any ConduitStore, reader: String?, slug: String) {
         self.store = store
         self.reader = reader
         self.slug = slug
@@ -293,6 +296,9 @@ final class ArticleViewModel: ViewModelBinding {
                 case .favorite(let changed) where changed == slug: loadArticle()
                 case .comments(let changed) where changed == slug: loadComments()
                 case .user(let name) where name == article.relay.value?.author.username: loadArticle()
+                case .everything:
+                    loadArticle()
+                    loadComments()
                 default: break
                 }
             }))
@@ -340,11 +346,11 @@ final class EditorViewModel: ViewModelBinding {
         let disposable: Disposable
     }
 
-    let store: ConduitStore
+    let store: any ConduitStore
     let author: String
     let slug: String?
 
-    init(store: ConduitStore, author: String, slug: String?) {
+    init(store: any ConduitStore, author: String, slug: String?) {
         self.store = store
         self.author = author
         self.slug = slug

@@ -1,341 +1,138 @@
 import Bindery
-import BinderyDatabase
 import Foundation
-import GRDB
 
-/// Conduit's data in the app's SQLite database (tables `conduit_*`, by GRDB
-/// migrations): users' profiles (their passwords are `Accounts`'), articles and
-/// their tags, favorites, follows and comments. Each call is one transaction on
-/// GRDB's threads, the caller suspended; a write is on disk when it returns (an
-/// input holds its answer until then), and then told to `changes`, so that every
-/// page that shows what changed reads it again.
+/// Conduit's data: users' profiles (their passwords are `Accounts`'), articles
+/// and their tags, favorites, follows and comments. `SQLiteConduitStore` keeps
+/// it in the app's SQLite file; `PostgresConduitStore` in a cluster's
+/// PostgreSQL, shared by every node.
+///
+/// Each call suspends its caller, never blocks it; a write is durable when it
+/// returns (an input holds its answer until then) and is then told to
+/// `changes` on every node, so that every page that shows what changed reads
+/// it again. A failure of the database's throws as `BinderyError` says (503,
+/// 507); what Conduit refuses throws a `ConduitError`, said at its field.
 ///
 /// Thread safety: every method may be called from any thread.
-public final class ConduitStore: Sendable {
-    /// Articles a list's page shows.
-    public static let pageSize = 10
-    private let database: any DatabaseWriter
-    /// What changed, for the pages open on it (on the writer's thread: subscribers must not block).
-    public let changes = PublishRelay<ConduitChange>()
-
-    public init(database: any DatabaseWriter) throws {
-        self.database = database
-        try Self.migrator.migrate(database)
-    }
-
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("conduit-v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE conduit_user (id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE, email TEXT NOT NULL,
-                        bio TEXT NOT NULL DEFAULT '', image TEXT NOT NULL DEFAULT '');
-                    CREATE TABLE conduit_article (id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, title TEXT NOT NULL,
-                        description TEXT NOT NULL, body TEXT NOT NULL, author_id TEXT NOT NULL REFERENCES conduit_user(id),
-                        created_at REAL NOT NULL, updated_at REAL NOT NULL);
-                    CREATE INDEX conduit_article_by_author ON conduit_article (author_id, created_at);
-                    CREATE TABLE conduit_tag (article_id INTEGER NOT NULL REFERENCES conduit_article(id) ON DELETE CASCADE,
-                        position INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (article_id, position));
-                    CREATE INDEX conduit_tag_by_tag ON conduit_tag (tag);
-                    CREATE TABLE conduit_favorite (user_id TEXT NOT NULL, article_id INTEGER NOT NULL REFERENCES conduit_article(id) ON DELETE CASCADE,
-                        PRIMARY KEY (user_id, article_id));
-                    CREATE INDEX conduit_favorite_by_article ON conduit_favorite (article_id);
-                    CREATE TABLE conduit_follow (follower_id TEXT NOT NULL, followed_id TEXT NOT NULL, PRIMARY KEY (follower_id, followed_id));
-                    CREATE TABLE conduit_comment (id INTEGER PRIMARY KEY, article_id INTEGER NOT NULL REFERENCES conduit_article(id) ON DELETE CASCADE,
-                        author_id TEXT NOT NULL, body TEXT NOT NULL, created_at REAL NOT NULL);
-                    CREATE INDEX conduit_comment_by_article ON conduit_comment (article_id);
-                    """)
-        }
-        return migrator
-    }
-
-    // MARK: Users
+public protocol ConduitStore: Sendable {
+    /// What changed, for the pages open on it (subscribers must not block).
+    var changes: PublishRelay<ConduitChange> { get }
 
     /// Whether `username` is free (any case).
-    public func isFree(username: String) async throws -> Bool {
-        try await read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM conduit_user WHERE username = ?)", arguments: [username])! }
-    }
-
+    func isFree(username: String) async throws -> Bool
     /// Adds the profile of the account `id`; a `ConduitError` if the username was taken meanwhile.
-    public func addUser(id: String, username: String, email: String) async throws {
-        do {
-            try await write { db in
-                try db.execute(sql: "INSERT INTO conduit_user (id, username, email) VALUES (?, ?, ?)", arguments: [id, username, email])
-            }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw ConduitError("username", "has already been taken")
-        }
-    }
-
-    /// The signed-in user's own settings: username, email, bio, image.
-    public func settings(of id: String) async throws -> (username: String, email: String, bio: String, image: String)? {
-        try await read { db in
-            try Row.fetchOne(db, sql: "SELECT username, email, bio, image FROM conduit_user WHERE id = ?", arguments: [id]).map {
-                ($0["username"], $0["email"], $0["bio"], $0["image"])
-            }
-        }
-    }
-
+    func addUser(id: String, username: String, email: String) async throws
+    /// The signed-in user's own settings.
+    func settings(of id: String) async throws -> UserSettings?
     /// Changes the user `id`'s username, bio and image.
-    public func update(user id: String, username: String, bio: String, image: String) async throws {
-        let old = try await settings(of: id)?.username
-        do {
-            try await write { db in
-                try db.execute(sql: "UPDATE conduit_user SET username = ?, bio = ?, image = ? WHERE id = ?", arguments: [username, bio, image, id])
-            }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw ConduitError("username", "has already been taken")
-        }
-        for name in Set([old, username].compactMap { $0 }) { changes.accept(.user(username: name)) }
-    }
-
-    /// The profile of `username` as `reader` sees it.
-    public func profile(_ username: String, reader: String?) async throws -> Profile? {
-        try await read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT username, bio, image, EXISTS (SELECT 1 FROM conduit_follow WHERE follower_id = ? AND followed_id = u.id) AS following
-                    FROM conduit_user u WHERE username = ?
-                    """, arguments: [reader, username]
-            ).map(Self.profile)
-        }
-    }
-
+    func update(user id: String, username: String, bio: String, image: String) async throws
+    /// The profile of `username` (any case) as `reader` sees it.
+    func profile(_ username: String, reader: String?) async throws -> Profile?
     /// `reader` follows `username` or stops.
-    public func follow(_ username: String, by reader: String, _ following: Bool) async throws {
-        try await write { db in
-            guard let id = try String.fetchOne(db, sql: "SELECT id FROM conduit_user WHERE username = ?", arguments: [username]), id != reader else { return }
-            if following {
-                try db.execute(sql: "INSERT OR IGNORE INTO conduit_follow (follower_id, followed_id) VALUES (?, ?)", arguments: [reader, id])
-            } else {
-                try db.execute(sql: "DELETE FROM conduit_follow WHERE follower_id = ? AND followed_id = ?", arguments: [reader, id])
-            }
-        }
-        changes.accept(.user(username: username))
-    }
-
-    // MARK: Articles
+    func follow(_ username: String, by reader: String, _ following: Bool) async throws
 
     /// A page (from 1) of the articles `filter` picks, newest first, as `reader` sees them.
-    public func articles(_ filter: ArticleFilter, page: Int, reader: String?) async throws -> ArticlePage {
-        let (condition, arguments): (String, StatementArguments) =
-            switch filter {
-            case .global: ("1", [])
-            case .feed(let follower): ("a.author_id IN (SELECT followed_id FROM conduit_follow WHERE follower_id = ?)", [follower])
-            case .tag(let tag): ("EXISTS (SELECT 1 FROM conduit_tag t WHERE t.article_id = a.id AND t.tag = ?)", [tag])
-            case .author(let username): ("u.username = ?", [username])
-            case .favoritedBy(let username):
-                ("a.id IN (SELECT f.article_id FROM conduit_favorite f JOIN conduit_user fu ON fu.id = f.user_id WHERE fu.username = ?)", [username])
-            }
-        let page = max(1, page)
-        return try await read { db in
-            let count = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM conduit_article a JOIN conduit_user u ON u.id = a.author_id WHERE \(condition)", arguments: arguments)!
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.articleColumns) FROM conduit_article a JOIN conduit_user u ON u.id = a.author_id
-                    WHERE \(condition) ORDER BY a.created_at DESC, a.id DESC LIMIT ? OFFSET ?
-                    """, arguments: [reader] + arguments + [Self.pageSize, (page - 1) * Self.pageSize])
-            let pages = (count + Self.pageSize - 1) / Self.pageSize
-            return ArticlePage(
-                articles: rows.map(Self.preview), pages: pages > 1 ? (1...pages).map { PageLink(number: $0, active: $0 == page) } : [],
-                count: count)
-        }
-    }
-
+    func articles(_ filter: ArticleFilter, page: Int, reader: String?) async throws -> ArticlePage
     /// The article `slug` as `reader` sees it.
-    public func article(_ slug: String, reader: String?) async throws -> Article? {
-        try await read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT \(Self.articleColumns), a.body, u.bio, a.author_id,
-                            EXISTS (SELECT 1 FROM conduit_follow WHERE follower_id = ? AND followed_id = a.author_id) AS following
-                        FROM conduit_article a JOIN conduit_user u ON u.id = a.author_id WHERE a.slug = ?
-                        """, arguments: [reader, reader, slug])
-            else { return nil }
-            let preview = Self.preview(row)
-            let body: String = row["body"]
-            return Article(
-                slug: preview.slug, title: preview.title, description: preview.description, body: body, html: Markdown.html(body), tags: preview.tags,
-                date: preview.date, favorited: preview.favorited, favoritesCount: preview.favoritesCount,
-                author: Profile(
-                    username: preview.author, bio: row["bio"], image: preview.authorImage, following: row["following"], path: preview.authorPath),
-                mine: reader != nil && row["author_id"] == reader, editPath: "/editor/" + preview.slug)
-        }
-    }
-
+    func article(_ slug: String, reader: String?) async throws -> Article?
     /// The tags most articles have, most first.
-    public func popularTags(limit: Int = 20) async throws -> [String] {
-        try await read { db in
-            try String.fetchAll(db, sql: "SELECT tag FROM conduit_tag GROUP BY tag ORDER BY count(*) DESC, tag LIMIT ?", arguments: [limit])
-        }
-    }
-
+    func popularTags(limit: Int) async throws -> [String]
     /// Writes a new article by `author`; its slug (from its title, made unique).
-    public func create(by author: String, _ draft: ArticleDraft, at date: Date = Date()) async throws -> String {
-        let draft = try draft.validated()
-        let base = Slug.make(draft.title)
-        let slug = try await write { db -> String in
-            var slug = base
-            var suffix = 1
-            while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM conduit_article WHERE slug = ?)", arguments: [slug])! {
-                suffix += 1
-                slug = "\(base)-\(suffix)"
-            }
-            try db.execute(
-                sql: "INSERT INTO conduit_article (slug, title, description, body, author_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [slug, draft.title, draft.description, draft.body, author, date.timeIntervalSince1970, date.timeIntervalSince1970])
-            try Self.setTags(draft.tags, of: db.lastInsertedRowID, in: db)
-            return slug
-        }
-        changes.accept(.article(slug: slug))
-        return slug
-    }
-
+    func create(by author: String, _ draft: ArticleDraft, at date: Date) async throws -> String
     /// Changes the article `slug`, if `author` wrote it; false if there is no such article of theirs.
-    public func update(_ slug: String, by author: String, _ draft: ArticleDraft) async throws -> Bool {
-        let draft = try draft.validated()
-        let updated = try await write { db -> Bool in
-            guard
-                let id = try Int64.fetchOne(db, sql: "SELECT id FROM conduit_article WHERE slug = ? AND author_id = ?", arguments: [slug, author])
-            else { return false }
-            try db.execute(
-                sql: "UPDATE conduit_article SET title = ?, description = ?, body = ?, updated_at = ? WHERE id = ?",
-                arguments: [draft.title, draft.description, draft.body, Date().timeIntervalSince1970, id])
-            try Self.setTags(draft.tags, of: id, in: db)
-            return true
-        }
-        if updated { changes.accept(.article(slug: slug)) }
-        return updated
-    }
-
+    func update(_ slug: String, by author: String, _ draft: ArticleDraft) async throws -> Bool
     /// Deletes the article `slug` (with its tags, favorites and comments), if `author` wrote it.
-    public func delete(_ slug: String, by author: String) async throws -> Bool {
-        let deleted = try await write { db -> Bool in
-            try db.execute(sql: "DELETE FROM conduit_article WHERE slug = ? AND author_id = ?", arguments: [slug, author])
-            return db.changesCount > 0
-        }
-        if deleted { changes.accept(.article(slug: slug)) }
-        return deleted
-    }
-
+    func delete(_ slug: String, by author: String) async throws -> Bool
     /// `reader` favorites the article `slug`, or takes it back.
-    public func favorite(_ slug: String, by reader: String, _ favorite: Bool) async throws {
-        try await write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM conduit_article WHERE slug = ?", arguments: [slug]) else { return }
-            if favorite {
-                try db.execute(sql: "INSERT OR IGNORE INTO conduit_favorite (user_id, article_id) VALUES (?, ?)", arguments: [reader, id])
-            } else {
-                try db.execute(sql: "DELETE FROM conduit_favorite WHERE user_id = ? AND article_id = ?", arguments: [reader, id])
-            }
-        }
-        changes.accept(.favorite(slug: slug))
-    }
-
-    // MARK: Comments
+    func favorite(_ slug: String, by reader: String, _ favorite: Bool) async throws
 
     /// The comments under `slug`, newest first, as `reader` sees them.
-    public func comments(on slug: String, reader: String?) async throws -> [Comment] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.id, c.body, c.created_at, c.author_id, u.username, u.image FROM conduit_comment c
-                    JOIN conduit_article a ON a.id = c.article_id JOIN conduit_user u ON u.id = c.author_id
-                    WHERE a.slug = ? ORDER BY c.id DESC
-                    """, arguments: [slug]
-            ).map { row in
-                let username: String = row["username"]
-                return Comment(
-                    id: row["id"], body: row["body"], date: Self.date(row["created_at"]), author: username, authorImage: Self.image(row["image"]),
-                    authorPath: "/profile/" + Slug.pathSegment(username), mine: reader != nil && row["author_id"] == reader)
-            }
-        }
-    }
-
+    func comments(on slug: String, reader: String?) async throws -> [Comment]
     /// Adds `reader`'s comment under `slug`.
-    public func comment(on slug: String, by reader: String, _ body: String, at date: Date = Date()) async throws {
-        let body = body.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !body.isEmpty else { throw ConduitError("body", "can't be empty") }
-        guard body.count <= 10_000 else { throw ConduitError("body", "is too long (10,000 characters at most)") }
-        let added = try await write { db -> Bool in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM conduit_article WHERE slug = ?", arguments: [slug]) else { return false }
-            try db.execute(
-                sql: "INSERT INTO conduit_comment (article_id, author_id, body, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [id, reader, body, date.timeIntervalSince1970])
-            return true
-        }
-        guard added else { throw ConduitError("article", "is gone") }
-        changes.accept(.comments(slug: slug))
-    }
-
+    func comment(on slug: String, by reader: String, _ body: String, at date: Date) async throws
     /// Deletes the comment `id`, if `reader` wrote it.
-    public func deleteComment(_ id: Int64, on slug: String, by reader: String) async throws {
-        try await write { db in try db.execute(sql: "DELETE FROM conduit_comment WHERE id = ? AND author_id = ?", arguments: [id, reader]) }
-        changes.accept(.comments(slug: slug))
+    func deleteComment(_ id: Int64, on slug: String, by reader: String) async throws
+}
+
+extension ConduitStore {
+    public func popularTags() async throws -> [String] { try await popularTags(limit: 20) }
+    public func create(by author: String, _ draft: ArticleDraft) async throws -> String { try await create(by: author, draft, at: Date()) }
+    public func comment(on slug: String, by reader: String, _ body: String) async throws { try await comment(on: slug, by: reader, body, at: Date()) }
+}
+
+/// A user's own settings.
+public struct UserSettings: Equatable, Sendable {
+    public let username: String
+    public let email: String
+    public let bio: String
+    public let image: String
+}
+
+/// Articles a list's page shows.
+let pageSize = 10
+
+// MARK: What both stores show, from the columns they read
+
+extension ArticlePreview {
+    init(
+        slug: String, title: String, description: String, createdAt: Double, username: String, image: String, favorites: Int, favorited: Bool,
+        tags: [String]
+    ) {
+        self.init(
+            slug: slug, title: title, description: description, tags: tags, date: Shown.date(createdAt), favorited: favorited,
+            favoritesCount: favorites, author: username, authorImage: Shown.image(image), authorPath: Shown.profilePath(username),
+            path: "/article/" + slug)
     }
+}
 
-    // MARK: Rows
-
-    /// An article's columns for a preview; its first argument is the reader (favorited).
-    private static let articleColumns = """
-        a.slug, a.title, a.description, a.created_at, u.username, u.image,
-        (SELECT count(*) FROM conduit_favorite f WHERE f.article_id = a.id) AS favorites,
-        EXISTS (SELECT 1 FROM conduit_favorite f WHERE f.article_id = a.id AND f.user_id = ?) AS favorited,
-        (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM conduit_tag t WHERE t.article_id = a.id ORDER BY position)) AS tags
-        """
-
-    private static func preview(_ row: Row) -> ArticlePreview {
-        let slug: String = row["slug"], username: String = row["username"]
-        let tags = (row["tags"] as String?)?.split(separator: "\u{1F}").map(String.init) ?? []
-        return ArticlePreview(
-            slug: slug, title: row["title"], description: row["description"], tags: tags, date: date(row["created_at"]),
-            favorited: row["favorited"], favoritesCount: row["favorites"], author: username, authorImage: image(row["image"]),
-            authorPath: "/profile/" + Slug.pathSegment(username), path: "/article/" + slug)
+extension Article {
+    init(_ preview: ArticlePreview, body: String, bio: String, following: Bool, mine: Bool) {
+        self.init(
+            slug: preview.slug, title: preview.title, description: preview.description, body: body, html: Markdown.html(body), tags: preview.tags,
+            date: preview.date, favorited: preview.favorited, favoritesCount: preview.favoritesCount,
+            author: Profile(username: preview.author, bio: bio, image: preview.authorImage, following: following, path: preview.authorPath),
+            mine: mine, editPath: "/editor/" + preview.slug)
     }
+}
 
-    private static func profile(_ row: Row) -> Profile {
-        let username: String = row["username"]
-        return Profile(
-            username: username, bio: row["bio"], image: image(row["image"]), following: row["following"],
-            path: "/profile/" + Slug.pathSegment(username))
+extension Profile {
+    init(username: String, bio: String, image: String, following: Bool) {
+        self.init(username: username, bio: bio, image: Shown.image(image), following: following, path: Shown.profilePath(username))
     }
+}
 
-    private static func setTags(_ tags: [String], of article: Int64, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM conduit_tag WHERE article_id = ?", arguments: [article])
-        for (position, tag) in tags.enumerated() {
-            try db.execute(sql: "INSERT INTO conduit_tag (article_id, position, tag) VALUES (?, ?, ?)", arguments: [article, position, tag])
-        }
+extension Comment {
+    init(id: Int64, body: String, createdAt: Double, username: String, image: String, mine: Bool) {
+        self.init(
+            id: id, body: body, date: Shown.date(createdAt), author: username, authorImage: Shown.image(image),
+            authorPath: Shown.profilePath(username), mine: mine)
     }
+}
 
+extension ArticlePage {
+    /// Page `page` of `count` articles.
+    init(articles: [ArticlePreview], page: Int, count: Int) {
+        let pages = (count + pageSize - 1) / pageSize
+        self.init(articles: articles, pages: pages > 1 ? (1...pages).map { PageLink(number: $0, active: $0 == page) } : [], count: count)
+    }
+}
+
+enum Shown {
     /// The picture a user without one gets.
     static let defaultImage = "/smiley.svg"
-    private static func image(_ image: String) -> String { image.isEmpty ? defaultImage : image }
+    static func image(_ image: String) -> String { image.isEmpty ? defaultImage : image }
+    static func profilePath(_ username: String) -> String { "/profile/" + Slug.pathSegment(username) }
 
-    private static func date(_ seconds: Double) -> String {
+    /// "January 20, 2026".
+    static func date(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds).formatted(.dateTime.month(.wide).day().year().locale(Locale(identifier: "en_US_POSIX")))
     }
 
-    private func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.write(work)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw error
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
-        }
-    }
-
-    private func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.read(work)
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
-        }
+    /// A comment as the store keeps it: trimmed, or what is wrong with it.
+    static func comment(_ body: String) throws -> String {
+        let body = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !body.isEmpty else { throw ConduitError("body", "can't be empty") }
+        guard body.count <= 10_000 else { throw ConduitError("body", "is too long (10,000 characters at most)") }
+        return body
     }
 }
 

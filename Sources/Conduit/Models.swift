@@ -83,7 +83,7 @@ public enum ArticleFilter: Equatable, Sendable {
 }
 
 /// Something the readers of a page may need to see again, as it happens.
-public enum ConduitChange: Equatable, Sendable {
+public enum ConduitChange: Codable, Equatable, Sendable {
     /// An article was written, changed or deleted (lists and its page).
     case article(slug: String)
     /// A favorite was given or taken back (counts).
@@ -91,6 +91,9 @@ public enum ConduitChange: Equatable, Sendable {
     case comments(slug: String)
     /// A user's profile or who they follow changed.
     case user(username: String)
+    /// Anything may have changed: this node missed changes (it was cut off
+    /// from the cluster's database longer than the change log keeps them).
+    case everything
 }
 
 /// What Conduit refuses, in words a page shows at a field.

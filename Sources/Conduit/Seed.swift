@@ -11,7 +11,7 @@ public enum Seed {
 
     /// Seeds `store` and `accounts`; how many articles it wrote (0 if there were users already).
     @discardableResult
-    public static func run(store: ConduitStore, accounts: Accounts, articles count: Int = 60) async throws -> Int {
+    public static func run(store: any ConduitStore, accounts: Accounts, articles count: Int = 60) async throws -> Int {
         guard try await store.isFree(username: "eric-simons") else { return 0 }
         var random = Generator(seed: 20_261_127)
         let names = ["eric-simons", "albert-pai", "grace-hopper", "ada-lovelace", "linus-t", "margaret-h", "alan-kay", "barbara-l"]

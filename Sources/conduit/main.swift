@@ -1,3 +1,4 @@
+import BinderyPostgres
 import BinderyServer
 import Conduit
 import Foundation
@@ -5,7 +6,9 @@ import Foundation
 // Conduit, RealWorld's Medium clone, on Bindery: `conduit` serves it (on port
 // 8081, its pages from its own resources, its data in conduit.sqlite, unless the
 // options say otherwise: `conduit --help`); `conduit seed` fills a new database
-// with users, articles and comments first.
+// with users, articles and comments first. With `--database postgres://…` it is
+// a node of a cluster: its data, sessions and sign-ins in PostgreSQL, shared
+// with every other node on that database.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let seeding = arguments.first == "seed"
 if seeding { arguments.removeFirst() }
@@ -17,18 +20,14 @@ let app = BinderyApp(arguments: arguments, defaults: defaults, command: "conduit
 let logger = app.configuration.runtime.logger
 
 do {
-    guard !app.configuration.databasePath.hasPrefix("postgres") else {
-        throw ConduitStartError("Conduit keeps its data in SQLite for now: give --database a file")
-    }
-    let (store, accounts, database) = try Conduit.open(path: app.configuration.databasePath, in: app.services)
+    let location = app.configuration.databasePath
+    let (store, accounts) = try Conduit.open(location, for: app.application, keepingSessions: app.configuration.keepsSessions && !seeding)
     if seeding {
         let task = Task { try await Seed.run(store: store, accounts: accounts) }
         let written = try await task.value
         print(written == 0 ? "conduit: the database has users already; nothing seeded" : "conduit: seeded \(written) articles")
         exit(0)
     }
-    if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
-    try app.application.keepSignIns(in: database)
     Conduit.register(in: app.application)
     // The spec's routes, as real paths.
     app.page("/login", file: "login.html", viewModel: "login")
@@ -40,14 +39,9 @@ do {
     app.page("/profile/:username", file: "profile.html", viewModel: "profile")
     app.page("/profile/:username/favorites", file: "profile.html", viewModel: "profile", parameters: ["favorites": true])
     app.signInPage("/login")
-    logger.info("conduit", metadata: ["database": "\(app.configuration.databasePath)"])
+    logger.info("conduit", metadata: ["database": "\(PostgresDatabase.redacted(location))"])
     try app.run()
 } catch {
     FileHandle.standardError.write(Data("conduit: \(error)\n".utf8))
     exit(1)
-}
-
-struct ConduitStartError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

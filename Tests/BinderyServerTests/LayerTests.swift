@@ -30,8 +30,8 @@ final class LayerTests: XCTestCase {
         "Todo": ["Bindery", "BinderyDatabase", "BinderyPostgres"],
         "ExampleApp": ["BinderyServer", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "Examples", "Todo"],
         "bindery": ["BinderyServer", "ExampleApp"],
-        "Conduit": ["Bindery", "BinderyAccounts", "BinderyDatabase", "GRDB", "Ink", "Synchronization"],
-        "conduit": ["BinderyServer", "Conduit"],
+        "Conduit": ["Bindery", "BinderyAccounts", "BinderyDatabase", "BinderyPostgres", "GRDB", "Ink", "Synchronization"],
+        "conduit": ["BinderyPostgres", "BinderyServer", "Conduit"],
     ]
 
     /// The files of `module` (Swift only), by path relative to the module's folder.
