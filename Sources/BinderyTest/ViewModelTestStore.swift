@@ -11,17 +11,25 @@ import XCTest
 /// Synchronous effects of an input are delivered before `send` returns, and
 /// so is what work the input holds its answer for (`AnswerHold`) delivers
 /// before releasing it: `send` waits for the release, as a session waits to
-/// answer. Time (services' latency, debounce, delay) runs on `scheduler`,
-/// moved by `advance`.
+/// answer. The ViewModel is made and bound as if in an input's turn too, and
+/// its outputs are read once what its `bind` started and holds is done: the
+/// first values received are what a page's first paint shows. Time (services' latency, debounce, delay) runs
+/// on `scheduler`, moved by `advance`.
 ///
-/// Thread safety: use from the test's thread only.
+/// What arrives later from elsewhere (a store another user wrote to, from
+/// another thread) is received too: `receive` waits for it, at most
+/// `holdLimit` seconds, when nothing is there yet.
+///
+/// Thread safety: use from the test's thread only; the ViewModel may emit from any.
 public final class ViewModelTestStore {
     /// Virtual time for the ViewModel's services and time operators.
     public let scheduler: TestScheduler
-    private let ports: ViewModelPorts
+    private var ports: ViewModelPorts!
     private let sharing: InlineScheduler
     private var subscription: Disposable?
-    private var pending: [(name: String, json: Data, time: TestTime)] = []
+    /// What was received and not yet asserted; guarded by `arrived`.
+    private var received: [(name: String, json: Data, time: TestTime)] = []
+    private let arrived = NSCondition()
     private let fail: (String, StaticString, UInt) -> Void
 
     /// A store for the ViewModel `make` creates, with its drivers and signals
@@ -42,18 +50,35 @@ public final class ViewModelTestStore {
         self.fail = fail
         sharing = InlineScheduler(time: scheduler)
         var ports: ViewModelPorts?
-        try SharingScheduler.mock(scheduler: sharing) {
-            ports = try ViewModelPorts(try make(scheduler), declaredOutputs: outputs)
-        }
-        self.ports = ports!
-        subscription = try self.ports.subscribe { [unowned self] name, _, value in
-            switch value {
-            case .json(let json): pending.append((name, json, scheduler.clock))
-            case .viewModel(let viewModel): pending.append((name, Data("{\"viewModel\":\"\(type(of: viewModel))\"}".utf8), scheduler.clock))
-            // A keyed list is asserted whole, as a client that applies its changes sees it.
-            case .changing(let value): pending.append((name, (try? value.fullJSON()) ?? Data("null".utf8), scheduler.clock))
+        var failure: Error?
+        // Made as a session makes it, its start held as an input's answer is: what
+        // `bind` starts and holds (a first read) is done before its outputs are
+        // read, so the first values received are what a page's first paint shows.
+        let released = applyAsInput(timeoutSeconds: Self.holdLimit) {
+            do {
+                try SharingScheduler.mock(scheduler: sharing) {
+                    ports = try ViewModelPorts(try make(scheduler), declaredOutputs: outputs)
+                }
+            } catch {
+                failure = error
             }
         }
+        if let failure { throw failure }
+        self.ports = ports
+        subscription = try self.ports.subscribe { [unowned self] name, _, value in
+            let json: Data =
+                switch value {
+                case .json(let json): json
+                case .viewModel(let viewModel): Data("{\"viewModel\":\"\(type(of: viewModel))\"}".utf8)
+                // A keyed list is asserted whole, as a client that applies its changes sees it.
+                case .changing(let value): (try? value.fullJSON()) ?? Data("null".utf8)
+                }
+            arrived.withLock {
+                received.append((name, json, scheduler.clock))
+                arrived.broadcast()
+            }
+        }
+        if !released { fail("what the ViewModel's bind held was still held after \(Self.holdLimit) s", #filePath, #line) }
     }
 
     /// A store for a ViewModel that takes its inputs in `init` (a tuple of
@@ -113,10 +138,14 @@ public final class ViewModelTestStore {
         guard let expected = try? Self.encoder.encode(value) else {
             return fail("cannot encode the expected value of '\(name)'", file, line)
         }
-        guard !pending.isEmpty else {
+        let deadline = Date().addingTimeInterval(TimeInterval(Self.holdLimit))
+        let next = arrived.withLock { () -> (name: String, json: Data, time: TestTime)? in
+            while received.isEmpty, arrived.wait(until: deadline) {}
+            return received.isEmpty ? nil : received.removeFirst()
+        }
+        guard let next else {
             return fail("expected \(name) = \(Self.text(expected)), but nothing more was received", file, line)
         }
-        let next = pending.removeFirst()
         if next.name != name || Self.canonical(next.json) != Self.canonical(expected) {
             fail(
                 """
@@ -133,14 +162,17 @@ public final class ViewModelTestStore {
     }
 
     /// Drops what was received but not yet asserted (for tests that do not care).
-    public func skipReceived() { pending = [] }
+    public func skipReceived() { arrived.withLock { received = [] } }
 
     /// Fails if any output value was not received: in the middle of a test,
     /// that nothing has arrived yet; called again when the store is released.
     public func finish(file: StaticString = #filePath, line: UInt = #line) {
+        let pending = arrived.withLock {
+            defer { received = [] }
+            return received
+        }
         guard !pending.isEmpty else { return }
         let missed = pending.map { "  \($0.name) = \(Self.text($0.json)) at \($0.time)" }.joined(separator: "\n")
-        pending = []
         fail("the ViewModel emitted values the test did not receive:\n\(missed)", file, line)
     }
 
@@ -162,8 +194,12 @@ public final class ViewModelTestStore {
 
 /// Runs scheduled work inline (trampolined, in order) and delegates timed work
 /// to the test scheduler: drivers deliver before `send` returns, time stays virtual.
-public final class InlineScheduler: SchedulerType {
+/// Work scheduled from several threads runs one at a time, as on a session's
+/// turn: a thread that finds another running leaves its work to it.
+public final class InlineScheduler: SchedulerType, @unchecked Sendable {
     private let time: TestScheduler
+    /// Guards `queue` and `isRunning`.
+    private let lock = NSLock()
     private var queue: [() -> Void] = []
     private var isRunning = false
 
@@ -174,19 +210,25 @@ public final class InlineScheduler: SchedulerType {
 
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let cancel = SingleAssignmentDisposable()
-        queue.append {
-            guard !cancel.isDisposed else { return }
-            cancel.setDisposable(action(state))
+        let runs = lock.withLock { () -> Bool in
+            queue.append {
+                guard !cancel.isDisposed else { return }
+                cancel.setDisposable(action(state))
+            }
+            guard !isRunning else { return false }
+            isRunning = true
+            return true
         }
-        guard !isRunning else { return cancel }
-        isRunning = true
-        var index = 0
-        while index < queue.count {
-            queue[index]()
-            index += 1
+        guard runs else { return cancel }
+        while let next = lock.withLock({ () -> (() -> Void)? in
+            guard !queue.isEmpty else {
+                isRunning = false
+                return nil
+            }
+            return queue.removeFirst()
+        }) {
+            next()
         }
-        queue = []
-        isRunning = false
         return cancel
     }
 
