@@ -29,7 +29,8 @@ final class NavViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let me = Loaded(Me())
+        let work = Work()
+        let me = work.loaded(Me())
         let (store, reader) = (store, reader)
         func load() {
             guard let reader else { return }
@@ -104,11 +105,12 @@ final class AuthViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
+        let work = Work()
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let (mode, store, accounts, client, next) = (mode, store, accounts, client, next)
         let submitted = input.submit.subscribe(onNext: { form in
             let browser = BrowserSignIn.take()
-            Work.run(problems) {
+            work.run(problems) {
                 let identity: Identity
                 switch mode {
                 case .signIn:
@@ -184,7 +186,8 @@ final class SettingsViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let settings = Loaded(Settings())
+        let work = Work()
+        let settings = work.loaded(Settings())
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let goTo = PublishRelay<String>()
         let (store, accounts, identity) = (store, accounts, identity)
@@ -198,7 +201,7 @@ final class SettingsViewModel: ViewModelBinding {
         let loads = input.load.subscribe(onNext: load)
         let updates = input.update.subscribe(onNext: { form in
             let browser = BrowserSignIn.take()
-            Work.run(problems) {
+            work.run(problems) {
                 let username = form.username.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard (1...40).contains(username.count), !username.contains(where: { $0.isWhitespace || $0 == "/" }) else {
                     throw ConduitError("username", "is 1 to 40 characters, without spaces or /")

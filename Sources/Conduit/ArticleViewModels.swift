@@ -49,9 +49,10 @@ final class HomeViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
+        let work = Work()
         let place = SessionRelay(value: Place())
-        let list = Loaded<ArticlePage?>(nil)
-        let tags = Loaded<[String]>([])
+        let list = work.loaded(ArticlePage?.none)
+        let tags = work.loaded([String]())
         let goTo = PublishRelay<String>()
         let (store, reader) = (store, reader)
         func load() {
@@ -85,7 +86,7 @@ final class HomeViewModel: ViewModelBinding {
             input.favorite.withLatestFrom(list.relay) { ($0, $1) }.subscribe(onNext: { slug, page in
                 guard let reader else { return goTo.accept("/register") }
                 let favorited = page?.articles.first { $0.slug == slug }?.favorited ?? false
-                Work.run { try await store.favorite(slug, by: reader, !favorited) }
+                work.run { try await store.favorite(slug, by: reader, !favorited) }
             }),
             store.changes.withLatestFrom(shown) { ($0, $1) }.subscribe(onNext: { change, slugs in
                 switch change {
@@ -148,9 +149,10 @@ final class ProfileViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let profile = Loaded<Profile?>(nil)
-        let mine = Loaded(false)
-        let list = Loaded<ArticlePage?>(nil)
+        let work = Work()
+        let profile = work.loaded(Profile?.none)
+        let mine = work.loaded(false)
+        let list = work.loaded(ArticlePage?.none)
         let page = SessionRelay(value: 1)
         let goTo = PublishRelay<String>()
         let (store, reader, username, favorites) = (store, reader, username, favorites)
@@ -175,12 +177,12 @@ final class ProfileViewModel: ViewModelBinding {
             }),
             input.follow.withLatestFrom(profile.relay).subscribe(onNext: { shown in
                 guard let reader else { return goTo.accept("/register") }
-                Work.run { try await store.follow(username, by: reader, !(shown?.following ?? false)) }
+                work.run { try await store.follow(username, by: reader, !(shown?.following ?? false)) }
             }),
             input.favorite.withLatestFrom(list.relay) { ($0, $1) }.subscribe(onNext: { slug, page in
                 guard let reader else { return goTo.accept("/register") }
                 let favorited = page?.articles.first { $0.slug == slug }?.favorited ?? false
-                Work.run { try await store.favorite(slug, by: reader, !favorited) }
+                work.run { try await store.favorite(slug, by: reader, !favorited) }
             }),
             store.changes.withLatestFrom(shown) { ($0, $1) }.subscribe(onNext: { change, slugs in
                 switch change {
@@ -244,9 +246,10 @@ final class ArticleViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
-        let article = Loaded<Article?>(nil)
-        let comments = Loaded<[Comment]>([])
-        let readerImage = Loaded("")
+        let work = Work()
+        let article = work.loaded(Article?.none)
+        let comments = work.loaded([Comment]())
+        let readerImage = work.loaded("")
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let goTo = PublishRelay<String>()
         let (store, reader, slug) = (store, reader, slug)
@@ -267,28 +270,28 @@ final class ArticleViewModel: ViewModelBinding {
             input.load.subscribe(onNext: load),
             input.favorite.withLatestFrom(article.relay).subscribe(onNext: { shown in
                 guard let reader else { return goTo.accept("/register") }
-                Work.run { try await store.favorite(slug, by: reader, !(shown?.favorited ?? false)) }
+                work.run { try await store.favorite(slug, by: reader, !(shown?.favorited ?? false)) }
             }),
             input.follow.withLatestFrom(article.relay).subscribe(onNext: { shown in
                 guard let reader else { return goTo.accept("/register") }
                 guard let author = shown?.author else { return }
-                Work.run { try await store.follow(author.username, by: reader, !author.following) }
+                work.run { try await store.follow(author.username, by: reader, !author.following) }
             }),
             input.delete.subscribe(onNext: {
                 guard let reader else { return goTo.accept("/login") }
                 let browser = BrowserSignIn.take()
-                Work.run {
+                work.run {
                     guard try await store.delete(slug, by: reader) else { throw BinderyError(.forbidden, "only its author deletes an article") }
                     browser?.go(to: "/")
                 }
             }),
             input.comment.subscribe(onNext: { body in
                 guard let reader else { return goTo.accept("/login") }
-                Work.run(problems) { try await store.comment(on: slug, by: reader, body) }
+                work.run(problems) { try await store.comment(on: slug, by: reader, body) }
             }),
             input.deleteComment.subscribe(onNext: { id in
                 guard let reader else { return goTo.accept("/login") }
-                Work.run { try await store.deleteComment(id, on: slug, by: reader) }
+                work.run { try await store.deleteComment(id, on: slug, by: reader) }
             }),
             store.changes.subscribe(onNext: { change in
                 switch change {
@@ -357,6 +360,7 @@ final class EditorViewModel: ViewModelBinding {
     }
 
     func bind(_ input: Input) -> Output {
+        let work = Work()
         let draft = SessionRelay(value: Draft())
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let goTo = PublishRelay<String>()
@@ -364,7 +368,7 @@ final class EditorViewModel: ViewModelBinding {
         /// The article being edited, read in once (a kept draft is not read over).
         func load() {
             guard let slug, !draft.value.loaded else { return }
-            Work.run {
+            work.run {
                 guard let article = try await store.article(slug, reader: author), article.mine else {
                     throw BinderyError(.forbidden, "only its author edits an article")
                 }
@@ -389,12 +393,14 @@ final class EditorViewModel: ViewModelBinding {
             input.publish.subscribe(onNext: { form in
                 // The page goes to the article with the answer (not a signal that could race it).
                 let browser = BrowserSignIn.take()
-                Work.run(problems) {
+                work.run(problems) {
                     if let slug {
                         guard try await store.update(slug, by: author, form) else { throw BinderyError(.forbidden, "only its author edits an article") }
                         browser?.go(to: "/article/" + slug)
                     } else {
-                        browser?.go(to: "/article/" + (try await store.create(by: author, form)))
+                        // Written first: `browser` is nil for a client that is not a browser (curl, a script).
+                        let created = try await store.create(by: author, form)
+                        browser?.go(to: "/article/" + created)
                     }
                     draft.accept(Draft(loaded: true))
                 }

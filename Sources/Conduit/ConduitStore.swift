@@ -137,7 +137,7 @@ enum Shown {
 }
 
 /// An article as its editor sends it.
-public struct ArticleDraft: Decodable, Equatable, Sendable {
+public struct ArticleDraft: Codable, Equatable, Sendable {
     public var title: String
     public var description: String
     public var body: String

@@ -1,0 +1,397 @@
+import Bindery
+import BinderyAccounts
+import BinderyTest
+import Foundation
+import GRDB
+import Synchronization
+import XCTest
+
+@testable import Conduit
+
+/// Every Conduit ViewModel on `ViewModelTestStore`, over a real (in-memory)
+/// SQLite store: what each page shows once made, what each input does, in
+/// order, and what another reader's write (through the store) shows live.
+final class ConduitViewModelTests: XCTestCase {
+    private var store: (any ConduitStore)!
+    private var accounts: Accounts!
+    private var ada = "", grace = ""
+
+    override func setUpWithError() throws {
+        let database = try DatabaseQueue()
+        let store = try SQLiteConduitStore(database: database), accounts = try Accounts(database: database)
+        (self.store, self.accounts) = (store, accounts)
+        (ada, grace) = try wait {
+            var ids: [String] = []
+            for name in ["ada", "grace"] {
+                let identity = try await accounts.register(login: "\(name)@x.test", password: "correct horse")
+                try await store.addUser(id: identity.id, username: name, email: "\(name)@x.test")
+                ids.append(identity.id)
+            }
+            for index in 0..<12 {
+                _ = try await store.create(
+                    by: ids[index % 2], ArticleDraft(title: "Post \(index)", description: "d\(index)", body: "*\(index)*", tags: index % 3 == 0 ? "swift" : "web"),
+                    at: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)))
+            }
+            return (ids[0], ids[1])
+        }
+    }
+
+    /// Runs `body` to its end on another thread, this one waiting (the tests' store calls from a synchronous test).
+    private func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let result = Mutex<Result<T, Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let outcome: Result<T, Error>
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    private func page(_ filter: ArticleFilter, _ number: Int = 1, reader: String?) throws -> ArticlePage {
+        let store = store!
+        return try wait { try await store.articles(filter, page: number, reader: reader) }
+    }
+
+    // MARK: nav
+
+    func testTheHeaderShowsWhoIsSignedInAndTheirNewNameAtOnce() throws {
+        let store = store!, ada = ada
+        let nav = try ViewModelTestStore { _ in NavViewModel(store: store, reader: ada) }
+        nav.receive("signedIn", true)
+        nav.receive("username", "ada")
+        nav.receive("image", "/smiley.svg")
+        nav.receive("profilePath", "/profile/ada")
+        // Renamed from the settings page (another session): the header follows.
+        try wait { try await store.update(user: ada, username: "countess", bio: "", image: "https://example.org/a.png") }
+        nav.receive("username", "countess")
+        nav.receive("image", "https://example.org/a.png")
+        nav.receive("profilePath", "/profile/countess")
+
+        let stranger = try ViewModelTestStore { _ in NavViewModel(store: store, reader: nil) }
+        stranger.receive("signedIn", false)
+        stranger.receive("username", "")
+        stranger.receive("image", "")
+        stranger.receive("profilePath", "")
+        stranger.send("load")
+        stranger.finish()
+    }
+
+    // MARK: login, register
+
+    func testSignUpSaysWhatIsWrongAtItsFieldThenMakesTheAccountAndProfile() throws {
+        let (store, accounts) = (store!, accounts!)
+        let register = try ViewModelTestStore { _ in AuthViewModel(mode: .register, store: store, accounts: accounts, client: nil, next: nil) }
+        register.receive("errors", [String]())
+        register.send("submit", ["username": "ADA", "email": "new@x.test", "password": "correct horse"])
+        register.receive("errors", ["username has already been taken"])
+        register.send("submit", ["username": "has space", "email": "new@x.test", "password": "correct horse"])
+        register.receive("errors", ["username is 1 to 40 characters, without spaces or /"])
+        register.send("submit", ["username": "linus", "email": "ada@x.test", "password": "correct horse"])
+        register.receive("errors", ["email has already been taken"])
+        register.send("submit", ["username": "linus", "email": "linus@x.test", "password": "short"])
+        register.receive("errors", ["password a password is at least 8 characters"])
+        register.send("submit", ["username": "linus", "email": "linus@x.test", "password": "correct horse"])
+        register.receive("errors", [String]())
+        let profile = try wait { try await store.profile("linus", reader: nil) }
+        XCTAssertEqual(profile?.path, "/profile/linus")
+        let signedIn = try wait { try await accounts.signIn(login: "linus@x.test", password: "correct horse", client: nil) }
+        XCTAssertFalse(signedIn.id.isEmpty)
+    }
+
+    func testSignInWithAWrongPasswordSaysSoOnceForBoth() throws {
+        let (store, accounts) = (store!, accounts!)
+        let login = try ViewModelTestStore { _ in AuthViewModel(mode: .signIn, store: store, accounts: accounts, client: nil, next: "//evil.example") }
+        login.receive("errors", [String]())
+        login.send("submit", ["email": "ada@x.test", "password": "wrong horse"])
+        login.receive("errors", ["email or password is invalid"])
+        login.send("submit", ["email": "ada@x.test", "password": "correct horse"])
+        login.receive("errors", [String]())
+        XCTAssertEqual(AuthViewModel.sameSite("//evil.example"), "/")
+        XCTAssertEqual(AuthViewModel.sameSite("/settings"), "/settings")
+    }
+
+    // MARK: home
+
+    func testHomeShowsTheGlobalFeedThenATagAPageAndYourFeed() throws {
+        let store = store!, ada = ada
+        let home = try ViewModelTestStore { _ in HomeViewModel(store: store, reader: ada) }
+        home.receive("signedIn", true)
+        home.receive("feedActive", false)
+        home.receive("globalActive", true)
+        home.receive("tagActive", false)
+        home.receive("tag", "#")
+        let global = try page(.global, reader: ada)
+        home.receive("articles", global.articles)
+        home.receive("pages", [PageLink(number: 1, active: true), PageLink(number: 2, active: false)])
+        home.receive("empty", false)
+        home.receive("popularTags", [HomeViewModel.Tag(tag: "web"), HomeViewModel.Tag(tag: "swift")])
+
+        home.send("tag", "swift")
+        home.receive("feedActive", false)
+        home.receive("globalActive", false)
+        home.receive("tagActive", true)
+        home.receive("tag", "#swift")
+        home.receive("articles", try page(.tag("swift"), reader: ada).articles)
+        home.receive("pages", [PageLink]())
+        home.receive("empty", false)
+
+        home.send("global")
+        home.skipReceived()
+        home.send("page", 2)
+        home.receive("feedActive", false)
+        home.receive("globalActive", true)
+        home.receive("tagActive", false)
+        home.receive("tag", "#")
+        home.receive("articles", try page(.global, 2, reader: ada).articles)
+        home.receive("pages", [PageLink(number: 1, active: false), PageLink(number: 2, active: true)])
+        home.receive("empty", false)
+
+        // Nobody followed yet: your feed is empty.
+        home.send("feed")
+        home.receive("feedActive", true)
+        home.receive("globalActive", false)
+        home.receive("tagActive", false)
+        home.receive("tag", "#")
+        home.receive("articles", [ArticlePreview]())
+        home.receive("pages", [PageLink]())
+        home.receive("empty", true)
+    }
+
+    func testAFavoriteFromAPreviewIsShownInItsAnswerAndAStrangerIsSentToSignUp() throws {
+        let store = store!, ada = ada
+        let home = try ViewModelTestStore { _ in HomeViewModel(store: store, reader: ada) }
+        home.skipReceived()
+        let first = try page(.global, reader: ada).articles[0]
+        XCTAssertFalse(first.favorited)
+        home.send("favorite", first.slug)
+        // Read again within the favorite's answer: the page shows its own write when answered.
+        let after = try page(.global, reader: ada)
+        XCTAssertTrue(after.articles[0].favorited)
+        XCTAssertEqual(after.articles[0].favoritesCount, 1)
+        home.receive("articles", after.articles)
+        home.receive("pages", after.pages)
+        home.receive("empty", false)
+        home.finish()
+        home.send("favorite", first.slug)
+        home.receive("articles", try page(.global, reader: ada).articles)
+        home.receive("pages", after.pages)
+        home.receive("empty", false)
+        XCTAssertFalse(try page(.global, reader: ada).articles[0].favorited, "a second click takes it back")
+
+        let stranger = try ViewModelTestStore { _ in HomeViewModel(store: store, reader: nil) }
+        stranger.skipReceived()
+        stranger.send("favorite", first.slug)
+        stranger.receive("goTo", "/register")
+        stranger.send("feed")
+        stranger.receive("goTo", "/login")
+    }
+
+    func testAnArticleWrittenElsewhereTopsTheOpenGlobalFeed() throws {
+        let store = store!, grace = grace
+        let home = try ViewModelTestStore { _ in HomeViewModel(store: store, reader: nil) }
+        home.skipReceived()
+        let slug = try wait {
+            try await store.create(by: grace, ArticleDraft(title: "Breaking", description: "d", body: "b", tags: "news"), at: Date(timeIntervalSince1970: 1_900_000_000))
+        }
+        let global = try page(.global, reader: nil)
+        XCTAssertEqual(global.articles[0].slug, slug)
+        home.receive("articles", global.articles)
+        home.receive("pages", global.pages)
+        home.receive("empty", false)
+        home.receive("popularTags", [HomeViewModel.Tag(tag: "web"), HomeViewModel.Tag(tag: "swift"), HomeViewModel.Tag(tag: "news")])
+    }
+
+    // MARK: profile
+
+    func testAProfileFollowedAndItsFavoritesList() throws {
+        let store = store!, ada = ada, grace = grace
+        let profile = try ViewModelTestStore { _ in
+            ProfileViewModel(store: store, reader: ada, parameters: ProfileViewModel.Parameters(username: "grace", favorites: nil))
+        }
+        let grace0 = Profile(username: "grace", bio: "", image: "/smiley.svg", following: false, path: "/profile/grace")
+        profile.receive("profile", grace0)
+        profile.receive("found", true)
+        profile.receive("mine", false)
+        profile.receive("followLabel", "Follow grace")
+        let byGrace = try page(.author(username: "grace"), reader: ada)
+        XCTAssertEqual(byGrace.count, 6)
+        profile.receive("articles", byGrace.articles)
+        profile.receive("pages", [PageLink]())
+        profile.receive("empty", false)
+        profile.receive("myArticlesPath", "/profile/grace")
+        profile.receive("favoritesPath", "/profile/grace/favorites")
+        profile.receive("favoritesShown", false)
+        profile.receive("articlesShown", true)
+
+        profile.send("follow")
+        let followed = Profile(username: "grace", bio: "", image: "/smiley.svg", following: true, path: "/profile/grace")
+        profile.receive("profile", followed)
+        profile.receive("found", true)
+        profile.receive("followLabel", "Unfollow grace")
+        XCTAssertEqual(try page(.feed(reader: ada), reader: ada).count, 6, "ada's feed is grace's articles now")
+
+        let favorites = try ViewModelTestStore { _ in
+            ProfileViewModel(store: store, reader: grace, parameters: ProfileViewModel.Parameters(username: "grace", favorites: true))
+        }
+        favorites.skipReceived()
+        let slug = byGrace.articles[0].slug
+        try wait { try await store.favorite(slug, by: grace, true) }
+        let favorited = try page(.favoritedBy(username: "grace"), reader: grace)
+        XCTAssertEqual(favorited.articles.map(\.slug), [slug])
+        favorites.receive("articles", favorited.articles)
+        favorites.receive("pages", [PageLink]())
+        favorites.receive("empty", false)
+        // Ada's open page of grace's articles shows the new count.
+        let counted = try page(.author(username: "grace"), reader: ada)
+        XCTAssertEqual(counted.articles[0].favoritesCount, 1)
+        profile.receive("articles", counted.articles)
+        profile.receive("pages", [PageLink]())
+        profile.receive("empty", false)
+    }
+
+    // MARK: article
+
+    func testAnArticlesCommentsWrittenSaidWrongDeletedAndOthersArrivingLive() throws {
+        let store = store!, ada = ada, grace = grace
+        let slug = try page(.author(username: "ada"), reader: nil).articles[0].slug
+        let article = try ViewModelTestStore { _ in ArticleViewModel(store: store, reader: grace, slug: slug) }
+        let shown = try XCTUnwrap(try wait { try await store.article(slug, reader: grace) })
+        XCTAssertEqual(shown.html, "<p><em>10</em></p>")
+        XCTAssertFalse(shown.mine)
+        article.receive("article", shown)
+        article.receive("found", true)
+        article.receive("favoriteLabel", "Favorite Article")
+        article.receive("followLabel", "Follow ada")
+        article.receive("comments", [Comment]())
+        article.receive("signedIn", true)
+        article.receive("readerImage", "/smiley.svg")
+        article.receive("errors", [String]())
+
+        article.send("comment", "   ")
+        article.receive("errors", ["body can't be empty"])
+        article.send("comment", "Nice one")
+        let mine = try wait { try await store.comments(on: slug, reader: grace) }
+        XCTAssertEqual(mine.map(\.body), ["Nice one"])
+        XCTAssertEqual(mine.map(\.mine), [true])
+        article.receive("errors", [String]())
+        article.receive("comments", mine)
+
+        // Ada comments from her own page: it arrives here, not marked as grace's.
+        try wait { try await store.comment(on: slug, by: ada, "Thanks!") }
+        let both = try wait { try await store.comments(on: slug, reader: grace) }
+        XCTAssertEqual(both.map(\.body), ["Thanks!", "Nice one"])
+        XCTAssertEqual(both.map(\.mine), [false, true])
+        article.receive("comments", both)
+
+        article.send("deleteComment", both[0].id)  // not hers: nothing changes but a reread
+        article.receive("comments", both)
+        article.send("deleteComment", both[1].id)
+        article.receive("comments", [both[0]])
+
+        article.send("favorite")
+        article.receive("article", try wait { try await store.article(slug, reader: grace) })
+        article.receive("found", true)
+        article.receive("favoriteLabel", "Unfavorite Article")
+        article.receive("followLabel", "Follow ada")
+
+        let stranger = try ViewModelTestStore { _ in ArticleViewModel(store: store, reader: nil, slug: slug) }
+        stranger.skipReceived()
+        stranger.send("comment", "hi")
+        stranger.receive("goTo", "/login")
+        stranger.send("favorite")
+        stranger.receive("goTo", "/register")
+    }
+
+    func testAMissingArticleIsNotFound() throws {
+        let store = store!
+        let article = try ViewModelTestStore { _ in ArticleViewModel(store: store, reader: nil, slug: "no-such-article") }
+        article.receive("article", Article?.none)
+        article.receive("found", false)
+        article.receive("favoriteLabel", "Favorite Article")
+        article.receive("followLabel", "Follow ")
+        article.receive("comments", [Comment]())
+        article.receive("signedIn", false)
+        article.receive("readerImage", "")
+        article.receive("errors", [String]())
+    }
+
+    // MARK: editor
+
+    func testTheEditorKeepsTheDraftSaysWhatIsMissingAndPublishes() throws {
+        let store = store!, ada = ada
+        let editor = try ViewModelTestStore { _ in EditorViewModel(store: store, author: ada, slug: nil) }
+        let empty = EditorViewModel.Draft()
+        editor.receive("title", empty.title)
+        editor.receive("description", "")
+        editor.receive("body", "")
+        editor.receive("tags", "")
+        editor.receive("errors", [String]())
+        editor.send("title", "Fresh")
+        editor.receive("title", "Fresh")
+        editor.receive("description", "")
+        editor.receive("body", "")
+        editor.receive("tags", "")
+        editor.send("publish", ArticleDraft(title: "Fresh", description: "", body: "b", tags: ""))
+        editor.receive("errors", ["description can't be empty"])
+        editor.send("publish", ArticleDraft(title: "Fresh", description: "new", body: "**b**", tags: "one, two"))
+        // Published: the draft is cleared for the next one.
+        editor.receive("title", "")
+        editor.receive("description", "")
+        editor.receive("body", "")
+        editor.receive("tags", "")
+        editor.receive("errors", [String]())
+        let written = try wait { try await store.article("fresh", reader: ada) }
+        XCTAssertEqual(written?.tags, ["one", "two"])
+        XCTAssertEqual(written?.mine, true)
+    }
+
+    func testEditingReadsTheArticleInOnceAndOnlyItsAuthorMay() throws {
+        let store = store!, ada = ada, grace = grace
+        let slug = try page(.author(username: "ada"), reader: nil).articles[0].slug
+        let editor = try ViewModelTestStore { _ in EditorViewModel(store: store, author: ada, slug: slug) }
+        editor.receive("title", "Post 10")
+        editor.receive("description", "d10")
+        editor.receive("body", "*10*")
+        editor.receive("tags", "web")
+        editor.receive("errors", [String]())
+        editor.send("load")  // the page's start: read in already, the draft is not read over
+        editor.finish()
+        editor.send("publish", ArticleDraft(title: "Post 10, revised", description: "d10", body: "*10*", tags: "web"))
+        editor.skipReceived()
+        XCTAssertEqual(try wait { try await store.article(slug, reader: nil) }?.title, "Post 10, revised")
+
+        // Grace's editor on ada's article: the read-in is refused (the page's start input answered 403).
+        let refused = try ViewModelTestStore { _ in EditorViewModel(store: store, author: grace, slug: slug) }
+        refused.skipReceived()
+        refused.send("publish", ArticleDraft(title: "Mine now", description: "d", body: "b", tags: ""))
+        refused.skipReceived()
+        XCTAssertEqual(try wait { try await store.article(slug, reader: nil) }?.title, "Post 10, revised", "only its author changes it")
+    }
+
+    // MARK: settings
+
+    func testSettingsShowTheUserAndSaveWhatIsValid() throws {
+        let (store, accounts) = (store!, accounts!)
+        let identity = Identity(ada)
+        let settings = try ViewModelTestStore { _ in SettingsViewModel(store: store, accounts: accounts, identity: identity) }
+        settings.receive("image", "")
+        settings.receive("username", "ada")
+        settings.receive("bio", "")
+        settings.receive("email", "ada@x.test")
+        settings.receive("errors", [String]())
+        settings.send("update", ["image": "javascript:alert(1)", "username": "ada", "bio": "", "email": "ada@x.test"])
+        settings.receive("errors", ["image is a URL (https://…)"])
+        settings.send("update", ["image": "", "username": "grace", "bio": "", "email": "ada@x.test"])
+        settings.receive("errors", ["username has already been taken"])
+        settings.send(
+            "update", ["image": "https://example.org/ada.png", "username": "ada", "bio": "Analyst.", "email": "ada@x.test", "password": "a new password"])
+        settings.receive("errors", [String]())
+        let saved = try wait { try await store.settings(of: identity.id) }
+        XCTAssertEqual(saved, UserSettings(username: "ada", email: "ada@x.test", bio: "Analyst.", image: "https://example.org/ada.png"))
+        let signedIn = try wait { try await accounts.signIn(login: "ada@x.test", password: "a new password", client: nil) }
+        XCTAssertEqual(signedIn.id, ada)
+    }
+}
