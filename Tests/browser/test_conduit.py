@@ -39,14 +39,15 @@ def conduit_binary():
 class Conduit:
     """`conduit` on a port and a database of its own, seeded with 20 articles' worth of the seed."""
 
-    def __init__(self):
+    def __init__(self, data=None, seed=True):
         self.scratch = tempfile.mkdtemp(prefix="conduit-test-")
-        self.database = os.path.join(self.scratch, "conduit.sqlite")
+        self.database = os.path.join(data or self.scratch, "conduit.sqlite")
         # Its log, for a failure's message.
         self.log = os.path.join(self.scratch, "conduit.log")
         self.port = free_port()
-        seeded = subprocess.run([conduit_binary(), "seed", "--database", self.database], capture_output=True, text=True, timeout=120)
-        assert seeded.returncode == 0, seeded.stderr
+        if seed:
+            seeded = subprocess.run([conduit_binary(), "seed", "--database", self.database], capture_output=True, text=True, timeout=120)
+            assert seeded.returncode == 0, seeded.stderr
         self.process = None
         self.start()
 
@@ -269,3 +270,71 @@ def test_a_draft_survives_a_restart_of_the_server(conduit, reader):
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(reader, lambda d: d.execute_script("return location.pathname") == "/article/half-written")
     wait(reader, lambda d: "The first paragraph, and the second." in d.find_element(By.ID, "body").text)
+
+
+class Client:
+    """A script's client of Conduit's REST routes, signed in with the cookie its sign-up's answer set."""
+
+    def __init__(self, conduit, name):
+        self.url = conduit.url
+        self.http = requests.Session()
+        self.http.headers["Origin"] = conduit.url
+        session = self.make("register")
+        answer = self.input("register", session, "submit", {"username": name, "email": f"{name}@example.org", "password": "correct horse battery"})
+        assert answer.status_code == 200 and "bindery_signin" in self.http.cookies, answer.text
+
+    def make(self, view_model, parameters=None):
+        made = self.http.post(f"{self.url}/api/{view_model}", json=parameters or {}, timeout=10)
+        assert made.status_code == 201, made.text
+        return made.json()["id"]
+
+    def input(self, view_model, session, name, payload=None):
+        return self.http.post(f"{self.url}/api/{view_model}/{session}/inputs/{name}", json=payload, timeout=20)
+
+
+def test_a_write_the_full_disk_cannot_keep_is_refused_507_and_the_next_is_kept():
+    """Conduit's SQLite on a real tmpfs of 8 MiB that a filler fills: an article
+    published and a comment sent then are answered 507 `storage_full` and are
+    not there afterwards; with room again, the same comment is answered 200 and shown."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+    disk = tempfile.mkdtemp(prefix="conduit-disk-")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", disk], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here: " + mounted.stderr)
+    app = None
+    try:
+        app = Conduit(data=disk, seed=False)
+        writer = Client(app, "writer")
+        editor = writer.make("editor")
+        published = writer.input("editor", editor, "publish", {"title": "Before the disk filled", "description": "d", "body": "b", "tags": ""})
+        assert published.status_code == 200, published.text
+        article = writer.make("article", {"slug": "before-the-disk-filled"})
+
+        filler = os.path.join(disk, "filler")
+        with open(filler, "wb") as file:
+            try:
+                while True:
+                    file.write(b"\xab" * (1 << 16))
+                    file.flush()
+            except OSError:
+                pass
+        refused = writer.input("article", article, "comment", "While the disk is full")
+        assert refused.status_code == 507 and refused.json()["error"] == "storage_full", refused.text
+        editor = writer.make("editor")
+        refused = writer.input("editor", editor, "publish", {"title": "Never kept", "description": "d", "body": "b", "tags": ""})
+        assert refused.status_code == 507, refused.text
+        assert "SQLITE" not in refused.text.upper() and "disk I/O" not in refused.text, "no database words reach a client"
+
+        os.remove(filler)
+        kept = writer.input("article", article, "comment", "While the disk is full")
+        assert kept.status_code == 200, kept.text
+        # The answer shows the page as the input left it: one comment, the refused one never kept.
+        assert [comment["body"] for comment in kept.json()["outputs"]["comments"]] == ["While the disk is full"], kept.text
+        home = requests.get(app.url + "/", timeout=10).text
+        assert "Before the disk filled" in home and "Never kept" not in home
+    finally:
+        if app:
+            app.close()
+        subprocess.run(["umount", "-l", disk], check=False)
+        shutil.rmtree(disk, ignore_errors=True)
