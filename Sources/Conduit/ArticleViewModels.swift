@@ -227,7 +227,7 @@ final class ArticleViewModel: ViewModelBinding {
         let found: Driver<Bool>
         let favoriteLabel: Driver<String>
         let followLabel: Driver<String>
-        let comments: Driver<[Comment]>
+        let comments: Driver<KeyedList<Comment>>
         let signedIn: Driver<Bool>
         let readerImage: Driver<String>
         let errors: Driver<[String]>
@@ -236,11 +236,13 @@ final class ArticleViewModel: ViewModelBinding {
     }
 
     let store: any ConduitStore
+    let feeds: CommentFeeds
     let reader: String?
     let slug: String
 
-    init(store: any ConduitStore, reader: String?, slug: String) {
+    init(store: any ConduitStore, feeds: CommentFeeds, reader: String?, slug: String) {
         self.store = store
+        self.feeds = feeds
         self.reader = reader
         self.slug = slug
     }
@@ -248,13 +250,17 @@ final class ArticleViewModel: ViewModelBinding {
     func bind(_ input: Input) -> Output {
         let work = Work()
         let article = work.loaded(Article?.none)
-        let comments = work.loaded([Comment]())
         let readerImage = work.loaded("")
         let problems = BehaviorRelay<[String: String]>(value: [:])
         let goTo = PublishRelay<String>()
-        let (store, reader, slug) = (store, reader, slug)
+        let (store, feeds, reader, slug) = (store, feeds, reader, slug)
         func loadArticle() { article.load { try await store.article(slug, reader: reader) } }
-        func loadComments() { comments.load { try await store.comments(on: slug, reader: reader) } }
+        // Shared with every page of this article on this node, each reader's own rows derived.
+        let feed = feeds.feed(slug)
+        let comments = feed.relay.scan(nil) { (previous: (stored: KeyedList<StoredComment>, shown: KeyedList<Comment>)?, stored) in
+            (stored, stored.shown(to: reader, after: previous))
+        }.compactMap { $0?.shown }
+        func loadComments() { work.run { try await feed.load() } }
         func load() {
             loadArticle()
             loadComments()
@@ -287,21 +293,25 @@ final class ArticleViewModel: ViewModelBinding {
             }),
             input.comment.subscribe(onNext: { body in
                 guard let reader else { return goTo.accept("/login") }
-                work.run(problems) { try await store.comment(on: slug, by: reader, body) }
+                work.run(problems) {
+                    try await store.comment(on: slug, by: reader, body)
+                    // Answered with the comment shown (other nodes' pages hear of it from the store).
+                    try await feed.refresh()
+                }
             }),
             input.deleteComment.subscribe(onNext: { id in
                 guard let reader else { return goTo.accept("/login") }
-                work.run { try await store.deleteComment(id, on: slug, by: reader) }
+                work.run {
+                    try await store.deleteComment(id, on: slug, by: reader)
+                    try await feed.refresh()
+                }
             }),
             store.changes.subscribe(onNext: { change in
                 switch change {
                 case .article(let changed) where changed == slug: loadArticle()
                 case .favorite(let changed) where changed == slug: loadArticle()
-                case .comments(let changed) where changed == slug: loadComments()
                 case .user(let name) where name == article.relay.value?.author.username: loadArticle()
-                case .everything:
-                    loadArticle()
-                    loadComments()
+                case .everything: loadArticle()
                 default: break
                 }
             }))
@@ -309,7 +319,7 @@ final class ArticleViewModel: ViewModelBinding {
             article: article.driver, found: article.driver.map { $0 != nil },
             favoriteLabel: article.driver.map { ($0?.favorited ?? false ? "Unfavorite Article" : "Favorite Article") },
             followLabel: article.driver.map { ($0?.author.following ?? false ? "Unfollow " : "Follow ") + ($0?.author.username ?? "") },
-            comments: comments.driver, signedIn: .just(reader != nil), readerImage: readerImage.driver,
+            comments: comments.asDriver(onErrorJustReturn: KeyedList()), signedIn: .just(reader != nil), readerImage: readerImage.driver,
             errors: problems.map { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } }.asDriver(onErrorJustReturn: []),
             goTo: goTo.asSignal(), disposable: disposable)
     }

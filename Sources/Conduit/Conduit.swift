@@ -34,7 +34,9 @@ public enum Conduit {
                 store: try store(context), reader: context.identity?.id, parameters: try context.parameters(as: ProfileViewModel.Parameters.self))
         }
         application.register("article", summary: "An article, its comments, its favorite and its author's follow.") { context in
-            ArticleViewModel(store: try store(context), reader: context.identity?.id, slug: try context.parameters(as: ArticleViewModel.Parameters.self).slug)
+            ArticleViewModel(
+                store: try store(context), feeds: try context.services.get(CommentFeeds.self), reader: context.identity?.id,
+                slug: try context.parameters(as: ArticleViewModel.Parameters.self).slug)
         }
         application.register("editor", summary: "Write an article, or change one of yours.") { context in
             EditorViewModel(
@@ -68,6 +70,7 @@ public enum Conduit {
         let store = try SQLiteConduitStore(database: database)
         let accounts = try Accounts(database: database)
         services.register(store, as: (any ConduitStore).self)
+        services.register(CommentFeeds(store: store))
         services.register(accounts)
         services.register(database, as: (any DatabaseWriter).self)
         return (store, accounts, database)
@@ -80,6 +83,7 @@ public enum Conduit {
         let store = try PostgresConduitStore(url: url, changes: changes)
         let accounts = try Accounts(store: PostgresAccountStore(url: url))
         services.register(store, as: (any ConduitStore).self)
+        services.register(CommentFeeds(store: store))
         services.register(accounts)
         return (store, accounts)
     }

@@ -45,8 +45,8 @@ public protocol ConduitStore: Sendable {
     /// `reader` favorites the article `slug`, or takes it back.
     func favorite(_ slug: String, by reader: String, _ favorite: Bool) async throws
 
-    /// The comments under `slug`, newest first, as `reader` sees them.
-    func comments(on slug: String, reader: String?) async throws -> [Comment]
+    /// The comments under `slug`, newest first.
+    func comments(on slug: String) async throws -> [StoredComment]
     /// Adds `reader`'s comment under `slug`.
     func comment(on slug: String, by reader: String, _ body: String, at date: Date) async throws
     /// Deletes the comment `id`, if `reader` wrote it.
@@ -57,6 +57,11 @@ extension ConduitStore {
     public func popularTags() async throws -> [String] { try await popularTags(limit: 20) }
     public func create(by author: String, _ draft: ArticleDraft) async throws -> String { try await create(by: author, draft, at: Date()) }
     public func comment(on slug: String, by reader: String, _ body: String) async throws { try await comment(on: slug, by: reader, body, at: Date()) }
+
+    /// The comments under `slug`, newest first, as `reader` sees them.
+    public func comments(on slug: String, reader: String?) async throws -> [Comment] {
+        try await comments(on: slug).map { $0.shown(to: reader) }
+    }
 }
 
 /// A user's own settings.
@@ -100,11 +105,11 @@ extension Profile {
     }
 }
 
-extension Comment {
-    init(id: Int64, body: String, createdAt: Double, username: String, image: String, mine: Bool) {
+extension StoredComment {
+    init(id: Int64, body: String, createdAt: Double, username: String, image: String, authorID: String) {
         self.init(
             id: id, body: body, date: Shown.date(createdAt), author: username, authorImage: Shown.image(image),
-            authorPath: Shown.profilePath(username), mine: mine)
+            authorPath: Shown.profilePath(username), authorID: authorID)
     }
 }
 

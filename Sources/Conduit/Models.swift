@@ -46,8 +46,8 @@ public struct Article: Codable, Equatable, Sendable {
     public let editPath: String
 }
 
-/// A comment under an article.
-public struct Comment: Codable, Equatable, Sendable {
+/// A comment under an article, as one reader sees it.
+public struct Comment: Codable, Equatable, Identifiable, Sendable {
     public let id: Int64
     public let body: String
     public let date: String
@@ -56,6 +56,24 @@ public struct Comment: Codable, Equatable, Sendable {
     public let authorPath: String
     /// Whether the reader wrote it (its delete button).
     public let mine: Bool
+}
+
+/// A comment as the store keeps it, the same for every reader: what every
+/// open page of its article shares (`CommentFeeds`).
+public struct StoredComment: Codable, Equatable, Identifiable, Sendable {
+    public let id: Int64
+    public let body: String
+    public let date: String
+    public let author: String
+    public let authorImage: String
+    public let authorPath: String
+    /// The account that wrote it.
+    public let authorID: String
+
+    /// As `reader` sees it.
+    public func shown(to reader: String?) -> Comment {
+        Comment(id: id, body: body, date: date, author: author, authorImage: authorImage, authorPath: authorPath, mine: reader != nil && authorID == reader)
+    }
 }
 
 /// A page of a list of articles: its items, and the pages' numbers with the one shown.

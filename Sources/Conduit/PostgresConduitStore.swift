@@ -255,7 +255,7 @@ public final class PostgresConduitStore: ConduitStore {
 
     // MARK: Comments
 
-    public func comments(on slug: String, reader: String?) async throws -> [Comment] {
+    public func comments(on slug: String) async throws -> [StoredComment] {
         try await read { db in
             try db.execute(
                 """
@@ -264,9 +264,9 @@ public final class PostgresConduitStore: ConduitStore {
                 WHERE a.slug = $1 ORDER BY c.id DESC
                 """, [.text(slug)]
             ).map { row in
-                Comment(
+                StoredComment(
                     id: row[0].int ?? 0, body: row[1].text ?? "", createdAt: row[2].double ?? 0, username: row[4].text ?? "", image: row[5].text ?? "",
-                    mine: reader != nil && row[3].text == reader)
+                    authorID: row[3].text ?? "")
             }
         }
     }

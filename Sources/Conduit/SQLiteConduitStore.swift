@@ -223,8 +223,8 @@ public final class SQLiteConduitStore: ConduitStore {
 
     // MARK: Comments
 
-    /// The comments under `slug`, newest first, as `reader` sees them.
-    public func comments(on slug: String, reader: String?) async throws -> [Comment] {
+    /// The comments under `slug`, newest first.
+    public func comments(on slug: String) async throws -> [StoredComment] {
         try await read { db in
             try Row.fetchAll(
                 db,
@@ -234,9 +234,9 @@ public final class SQLiteConduitStore: ConduitStore {
                     WHERE a.slug = ? ORDER BY c.id DESC
                     """, arguments: [slug]
             ).map { row in
-                Comment(
+                StoredComment(
                     id: row["id"], body: row["body"], createdAt: row["created_at"], username: row["username"], image: row["image"],
-                    mine: reader != nil && row["author_id"] == reader)
+                    authorID: row["author_id"])
             }
         }
     }

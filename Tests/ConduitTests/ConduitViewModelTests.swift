@@ -13,6 +13,7 @@ import XCTest
 /// order, and what another reader's write (through the store) shows live.
 final class ConduitViewModelTests: XCTestCase {
     private var store: (any ConduitStore)!
+    private var feeds: CommentFeeds!
     private var accounts: Accounts!
     private var ada = "", grace = ""
 
@@ -20,6 +21,7 @@ final class ConduitViewModelTests: XCTestCase {
         let database = try DatabaseQueue()
         let store = try SQLiteConduitStore(database: database), accounts = try Accounts(database: database)
         (self.store, self.accounts) = (store, accounts)
+        feeds = CommentFeeds(store: store)
         (ada, grace) = try wait {
             var ids: [String] = []
             for name in ["ada", "grace"] {
@@ -255,9 +257,9 @@ final class ConduitViewModelTests: XCTestCase {
     // MARK: article
 
     func testAnArticlesCommentsWrittenSaidWrongDeletedAndOthersArrivingLive() throws {
-        let store = store!, ada = ada, grace = grace
+        let store = store!, feeds = feeds!, ada = ada, grace = grace
         let slug = try page(.author(username: "ada"), reader: nil).articles[0].slug
-        let article = try ViewModelTestStore { _ in ArticleViewModel(store: store, reader: grace, slug: slug) }
+        let article = try ViewModelTestStore { _ in ArticleViewModel(store: store, feeds: feeds, reader: grace, slug: slug) }
         let shown = try XCTUnwrap(try wait { try await store.article(slug, reader: grace) })
         XCTAssertEqual(shown.html, "<p><em>10</em></p>")
         XCTAssertFalse(shown.mine)
@@ -276,8 +278,8 @@ final class ConduitViewModelTests: XCTestCase {
         let mine = try wait { try await store.comments(on: slug, reader: grace) }
         XCTAssertEqual(mine.map(\.body), ["Nice one"])
         XCTAssertEqual(mine.map(\.mine), [true])
-        article.receive("errors", [String]())
         article.receive("comments", mine)
+        article.receive("errors", [String]())
 
         // Ada comments from her own page: it arrives here, not marked as grace's.
         try wait { try await store.comment(on: slug, by: ada, "Thanks!") }
@@ -286,8 +288,8 @@ final class ConduitViewModelTests: XCTestCase {
         XCTAssertEqual(both.map(\.mine), [false, true])
         article.receive("comments", both)
 
-        article.send("deleteComment", both[0].id)  // not hers: nothing changes but a reread
-        article.receive("comments", both)
+        article.send("deleteComment", both[0].id)  // not hers: nothing changes, nothing is sent
+        article.finish()
         article.send("deleteComment", both[1].id)
         article.receive("comments", [both[0]])
 
@@ -297,8 +299,14 @@ final class ConduitViewModelTests: XCTestCase {
         article.receive("favoriteLabel", "Unfavorite Article")
         article.receive("followLabel", "Follow ada")
 
-        let stranger = try ViewModelTestStore { _ in ArticleViewModel(store: store, reader: nil, slug: slug) }
+        // A stranger's page of it shares the list the store read once: the same rows, none theirs.
+        let stranger = try ViewModelTestStore { _ in ArticleViewModel(store: store, feeds: feeds, reader: nil, slug: slug) }
+        XCTAssertTrue(feeds.feed(slug) === feeds.feed(slug))
         stranger.skipReceived()
+        try wait { try await store.comment(on: slug, by: ada, "For everyone") }
+        let three = try wait { try await store.comments(on: slug, reader: nil) }
+        stranger.receive("comments", three)
+        article.receive("comments", try wait { try await store.comments(on: slug, reader: grace) })
         stranger.send("comment", "hi")
         stranger.receive("goTo", "/login")
         stranger.send("favorite")
@@ -306,8 +314,8 @@ final class ConduitViewModelTests: XCTestCase {
     }
 
     func testAMissingArticleIsNotFound() throws {
-        let store = store!
-        let article = try ViewModelTestStore { _ in ArticleViewModel(store: store, reader: nil, slug: "no-such-article") }
+        let store = store!, feeds = feeds!
+        let article = try ViewModelTestStore { _ in ArticleViewModel(store: store, feeds: feeds, reader: nil, slug: "no-such-article") }
         article.receive("article", Article?.none)
         article.receive("found", false)
         article.receive("favoriteLabel", "Favorite Article")
@@ -393,5 +401,33 @@ final class ConduitViewModelTests: XCTestCase {
         XCTAssertEqual(saved, UserSettings(username: "ada", email: "ada@x.test", bio: "Analyst.", image: "https://example.org/ada.png"))
         let signedIn = try wait { try await accounts.signIn(login: "ada@x.test", password: "a new password", client: nil) }
         XCTAssertEqual(signedIn.id, ada)
+    }
+}
+
+/// The comments every page of an article shares: one read per change, published as what changed.
+final class CommentFeedTests: XCTestCase {
+    private func comment(_ id: Int64, _ body: String, by author: String = "ada") -> StoredComment {
+        StoredComment(id: id, body: body, date: "d", author: author, authorImage: "/i", authorPath: "/profile/\(author)", authorID: author + "-id")
+    }
+
+    func testANewCommentIsOneInsertionAndADeletedOneARemovalEachReadersRowsFollowing() throws {
+        let first = try XCTUnwrap(CommentFeeds.Feed.changing(KeyedList(), to: [comment(2, "b"), comment(1, "a")]))
+        XCTAssertNil(first.changes, "the first read is sent whole")
+        let added = try XCTUnwrap(CommentFeeds.Feed.changing(first, to: [comment(3, "c", by: "grace"), comment(2, "b"), comment(1, "a")]))
+        XCTAssertEqual(added.changes?.count, 1)
+        XCTAssertEqual(Array(added).map(\.id), [3, 2, 1])
+        XCTAssertNil(CommentFeeds.Feed.changing(added, to: Array(added)), "the same comments: nothing to send")
+        let changed = try XCTUnwrap(CommentFeeds.Feed.changing(added, to: [comment(3, "c", by: "grace"), comment(1, "a, renamed")]))
+        XCTAssertEqual(changed.changes?.count, 2, "one removal, one update")
+        XCTAssertEqual(Array(changed).map(\.body), ["c", "a, renamed"])
+
+        // Grace's rows: hers marked, derived from the changes, so sent as them.
+        let shownFirst = first.shown(to: "grace-id", after: nil)
+        let shownAdded = added.shown(to: "grace-id", after: (first, shownFirst))
+        XCTAssertEqual(shownAdded.changes?.count, 1)
+        XCTAssertEqual(Array(shownAdded).map(\.mine), [true, false, false])
+        let shownChanged = changed.shown(to: "grace-id", after: (added, shownAdded))
+        XCTAssertEqual(Array(shownChanged), Array(changed).map { $0.shown(to: "grace-id") })
+        XCTAssertEqual(shownChanged.changes?.count, 2)
     }
 }
