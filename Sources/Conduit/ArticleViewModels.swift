@@ -346,7 +346,15 @@ final class EditorViewModel: ViewModelBinding {
         let description: Observable<String>
         let body: Observable<String>
         let tags: Observable<String>
+        /// A pill's ✕: the tag goes from the field.
+        let removeTag: Observable<String>
         let publish: Observable<ArticleDraft>
+    }
+
+    /// A tag as a pill under the field.
+    struct Pill: Codable, Equatable, Identifiable, Sendable {
+        let tag: String
+        var id: String { tag }
     }
 
     struct Output {
@@ -354,6 +362,8 @@ final class EditorViewModel: ViewModelBinding {
         let description: Driver<String>
         let body: Driver<String>
         let tags: Driver<String>
+        /// The field's tags as the article will have them.
+        let tagList: Driver<[Pill]>
         let errors: Driver<[String]>
         let goTo: Signal<String>
         let disposable: Disposable
@@ -400,6 +410,9 @@ final class EditorViewModel: ViewModelBinding {
             input.description.subscribe(onNext: edit { $0.description = $1 }),
             input.body.subscribe(onNext: edit { $0.body = $1 }),
             input.tags.subscribe(onNext: edit { $0.tags = $1 }),
+            input.removeTag.subscribe(onNext: edit { draft, removed in
+                draft.tags = ArticleDraft.tags(in: draft.tags).filter { $0 != removed.lowercased() }.joined(separator: " ")
+            }),
             input.publish.subscribe(onNext: { form in
                 // The page goes to the article with the answer (not a signal that could race it).
                 let browser = BrowserSignIn.take()
@@ -418,6 +431,7 @@ final class EditorViewModel: ViewModelBinding {
         let shown = draft.asDriver()
         return Output(
             title: shown.map(\.title), description: shown.map(\.description), body: shown.map(\.body), tags: shown.map(\.tags),
+            tagList: shown.map { ArticleDraft.tags(in: $0.tags).map(Pill.init) },
             errors: problems.map { $0.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } }.asDriver(onErrorJustReturn: []),
             goTo: goTo.asSignal(), disposable: disposable)
     }

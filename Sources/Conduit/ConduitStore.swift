@@ -156,6 +156,15 @@ public struct ArticleDraft: Codable, Equatable, Sendable {
         self.tags = tags
     }
 
+    /// The tags of an editor's field, separated by commas or spaces: lower-cased, once each, in order.
+    static func tags(in text: String) -> [String] {
+        var tags: [String] = []
+        for tag in text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map({ $0.lowercased() }) where !tags.contains(tag) {
+            tags.append(tag)
+        }
+        return tags
+    }
+
     /// Trimmed and checked: what the store keeps, or the first field that is wrong.
     func validated() throws -> (title: String, description: String, body: String, tags: [String]) {
         func line(_ text: String, _ field: String, _ limit: Int) throws -> String {
@@ -171,11 +180,7 @@ public struct ArticleDraft: Codable, Equatable, Sendable {
         guard !body.isEmpty else { throw ConduitError("body", "can't be empty") }
         guard body.count <= 100_000 else { throw ConduitError("body", "is too long (100,000 characters at most)") }
         guard !body.contains("\u{0}") else { throw ConduitError("body", "has a NUL character") }
-        var tags: [String] = []
-        for tag in self.tags.split(whereSeparator: { $0 == "," || $0.isWhitespace }) {
-            let tag = try line(String(tag), "tags", 40).lowercased()
-            if !tags.contains(tag) { tags.append(tag) }
-        }
+        let tags = try Self.tags(in: self.tags).map { try line($0, "tags", 40) }
         guard tags.count <= 10 else { throw ConduitError("tags", "are too many (10 at most)") }
         return (try line(title, "title", 200), try line(description, "description", 500), body, tags)
     }

@@ -260,6 +260,14 @@ def test_a_draft_survives_a_restart_of_the_server(conduit, reader):
     form = reader.find_element(By.CSS_SELECTOR, "form")
     form.find_element(By.NAME, "title").send_keys("Half written")
     form.find_element(By.NAME, "body").send_keys("The first paragraph, and")
+    # Tags show as the spec's pills; a pill's ✕ takes its tag from the field.
+    form.find_element(By.NAME, "tags").send_keys("Draft, notes later")
+
+    def pills(d):
+        return [p.text.strip() for p in d.find_elements(By.CSS_SELECTOR, ".tag-list .tag-pill")]
+    wait(reader, lambda d: pills(d) == ["draft", "notes", "later"])
+    reader.find_element(By.CSS_SELECTOR, ".tag-list .tag-pill:nth-of-type(3) .ion-close-round").click()
+    wait(reader, lambda d: pills(d) == ["draft", "notes"] and form.find_element(By.NAME, "tags").get_attribute("value") == "draft notes")
     conduit.stop()
     conduit.start()
     # The page reconnects to its session (kept in the database) and keeps what was typed.
@@ -270,6 +278,7 @@ def test_a_draft_survives_a_restart_of_the_server(conduit, reader):
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(reader, lambda d: d.execute_script("return location.pathname") == "/article/half-written")
     wait(reader, lambda d: "The first paragraph, and the second." in d.find_element(By.ID, "body").text)
+    assert [t.text for t in reader.find_elements(By.CSS_SELECTOR, ".article-page .tag-list li")] == ["draft", "notes"]
 
 
 class Client:
