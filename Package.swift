@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "BinderyAccounts", dependencies: ["Bindery", "BinderyDatabase", "CSodium", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "BinderyPostgres", dependencies: ["Bindery", "CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(name: "BinderyServer", dependencies: [
-            "Bindery", "BinderyRx", "CMicroHTTPD", "CSodium", "CCompression",
+            "Bindery", "BinderyRx", "BinderyDatabase", "BinderyPostgres", "CMicroHTTPD", "CSodium", "CCompression",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -47,33 +47,15 @@ public enum Conduit {
     private static func store(_ context: ViewModelContext) throws -> any ConduitStore { try context.services.get((any ConduitStore).self) }
     private static func accounts(_ context: ViewModelContext) throws -> Accounts { try context.services.get(Accounts.self) }
 
-    /// Opens Conduit's data where `location` says (a SQLite file, or a
-    /// `postgres://` URL: then this process joins that database's cluster),
-    /// keeps `application`'s sign-ins there, and its sessions too if
-    /// `keepingSessions`, and registers the store and the accounts with its services.
-    public static func open(_ location: String, for application: Application, keepingSessions: Bool) throws -> (any ConduitStore, Accounts) {
-        let services = application.services
-        if PostgresDatabase.isURL(location) {
-            let changes = try application.joinCluster(
-                postgres: location, keepingSessions: keepingSessions, logger: application.configuration.logger)
-            return try open(postgres: location, changes: changes, in: services)
-        }
-        let (store, accounts, database) = try open(path: location, in: services)
-        if keepingSessions { try application.keepSessions(in: database) }
-        try application.keepSignIns(in: database)
-        return (store, accounts)
-    }
-
-    /// Opens (or makes) Conduit's database at `path` and registers its store and accounts with `services`.
-    public static func open(path: String, in services: Services) throws -> (any ConduitStore, Accounts, any DatabaseWriter) {
-        let database = try BinderyDatabase.open(path: path)
+    /// Opens (or makes) Conduit's tables in the app's SQLite `database` and registers its store and accounts with `services`.
+    public static func open(database: any DatabaseWriter, in services: Services) throws -> (any ConduitStore, Accounts) {
         let store = try SQLiteConduitStore(database: database)
         let accounts = try Accounts(database: database)
         services.register(store, as: (any ConduitStore).self)
         services.register(CommentFeeds(store: store))
         services.register(accounts)
         services.register(database, as: (any DatabaseWriter).self)
-        return (store, accounts, database)
+        return (store, accounts)
     }
 
     /// Opens (or makes) Conduit's tables in a cluster's PostgreSQL database at

@@ -13,22 +13,15 @@ public enum ExampleApp {
     /// An app of the examples, the todo list, and whatever `register` adds;
     /// throws if its database cannot be opened.
     public static func make(_ app: BinderyApp, register: (Application) -> Void = { _ in }) throws -> BinderyApp {
-        // The todo list keeps its items in the app's database, and the app its sessions.
-        let location = app.configuration.databasePath
-        let logger = app.configuration.runtime.logger
-        if PostgresDatabase.isURL(location) {
-            // A cluster's node: sessions and shared ViewModels in PostgreSQL, the lists' changes through its change log.
-            let changes = try app.application.joinCluster(postgres: location, keepingSessions: app.configuration.keepsSessions, logger: logger)
+        // The todo list and the accounts in the app's database, where the app keeps its sessions.
+        switch try app.database() {
+        case .postgres(let url, let changes):
+            // A cluster's node: the lists' changes through its change log.
             app.services.register(changes)
-            app.services.register(try TodoStore(postgres: location, changes: changes))
-            app.services.register(try Accounts(store: PostgresAccountStore(url: location)))
-            logger.info("database opened", metadata: ["postgres": "\(PostgresDatabase.redacted(location))"])
-        } else {
-            let database = try BinderyDatabase.open(path: location)
-            logger.info("database opened", metadata: ["path": "\(location)"])
+            app.services.register(try TodoStore(postgres: url, changes: changes))
+            app.services.register(try Accounts(store: PostgresAccountStore(url: url)))
+        case .sqlite(let database):
             app.services.register(database, as: (any DatabaseWriter).self)
-            if app.configuration.keepsSessions { try app.application.keepSessions(in: database) }
-            try app.application.keepSignIns(in: database)
             app.services.register(try Accounts(database: database))
         }
         Examples.register(in: app.application)

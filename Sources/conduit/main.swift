@@ -20,8 +20,12 @@ let app = BinderyApp(arguments: arguments, defaults: defaults, command: "conduit
 let logger = app.configuration.runtime.logger
 
 do {
-    let location = app.configuration.databasePath
-    let (store, accounts) = try Conduit.open(location, for: app.application, keepingSessions: app.configuration.keepsSessions && !seeding)
+    // Its data where the app keeps its sessions and sign-ins: SQLite, or a cluster's PostgreSQL.
+    let (store, accounts) =
+        switch try app.database() {
+        case .sqlite(let database): try Conduit.open(database: database, in: app.services)
+        case .postgres(let url, let changes): try Conduit.open(postgres: url, changes: changes, in: app.services)
+        }
     if seeding {
         let task = Task { try await Seed.run(store: store, accounts: accounts) }
         let written = try await task.value
@@ -39,7 +43,7 @@ do {
     app.page("/profile/:username", file: "profile.html", viewModel: "profile")
     app.page("/profile/:username/favorites", file: "profile.html", viewModel: "profile", parameters: ["favorites": true])
     app.signInPage("/login")
-    logger.info("conduit", metadata: ["database": "\(PostgresDatabase.redacted(location))"])
+    logger.info("conduit", metadata: ["database": "\(PostgresDatabase.redacted(app.configuration.databasePath))"])
     try app.run()
 } catch {
     FileHandle.standardError.write(Data("conduit: \(error)\n".utf8))

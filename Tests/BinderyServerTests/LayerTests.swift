@@ -22,7 +22,9 @@ final class LayerTests: XCTestCase {
         "BinderyReactorKit": ["BinderyRx", "Bindery"],
         "BinderyDatabase": ["Bindery", "GRDB", "Logging"],
         "BinderyPostgres": ["Bindery", "CLibPQ", "Logging"],
-        "BinderyServer": ["Bindery", "BinderyRx", "CCompression", "CMicroHTTPD", "CSodium", "CoreMetrics", "Logging", "Prometheus"],
+        "BinderyServer": [
+            "Bindery", "BinderyDatabase", "BinderyPostgres", "BinderyRx", "CCompression", "CMicroHTTPD", "CSodium", "CoreMetrics", "Logging", "Prometheus",
+        ],
         "BinderyTest": ["Bindery", "BinderyRxTest"],
         "BinderyLoopback": ["BinderyPostgres", "CMallocStats"],
         "Examples": ["Bindery", "BinderyReactorKit", "BinderyAccounts"],

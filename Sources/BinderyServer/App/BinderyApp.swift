@@ -13,9 +13,11 @@ import Foundation
 /// try app.run()                   // serves; drains and returns on SIGINT/SIGTERM
 /// ```
 ///
-/// `BinderyApp()` reads `--port`, `PORT`, `--public-directory` and the limits
-/// (`--help` lists them: `ServeOptions`); a program that configures itself
-/// passes a `ServerConfiguration` instead. Pages load the client from
+/// `BinderyApp()` reads `--port`, `PORT`, `--public-directory`, `--database`
+/// and the limits (`--help` lists them: `ServeOptions`); a program that
+/// configures itself passes a `ServerConfiguration` instead. Its sessions and
+/// sign-ins are kept in its database (`database()`: a SQLite file, or a
+/// cluster's PostgreSQL), so a restart or a deploy loses no page's state. Pages load the client from
 /// `/_bindery/v1/bindery.js`, which every app serves.
 public final class BinderyApp: ViewModelRegistry, Sendable {
     /// How the app serves.
@@ -30,6 +32,8 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     private let uploads = Locked<[UploadRule]>([])
     /// The page given to `signInPage`, for the servers made after.
     private let signInPath = Locked<String?>(nil)
+    /// The database `database()` opened, once.
+    let openedDatabase = Locked<AppDatabase?>(nil)
 
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
@@ -165,6 +169,8 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         // One descriptor per connection: up to `maxConnections` of them.
         Self.raiseFileLimit()
         refuseMisshapenViewModels()
+        // Sessions and sign-ins outlive the process, in the app's database.
+        try database()
         let server = makeServer()
         // The main thread runs the main queue while the server serves: what
         // code outside any session schedules on `MainScheduler.instance` (a

@@ -13,15 +13,20 @@ public final class CounterViewModel {
     public let step: Driver<Int>
     public let canDecrement: Driver<Bool>
 
+    private let disposeBag = DisposeBag()
+
     public init() {
-        let step = setStep.map { max(1, min($0, 100)) }.startWith(1).share(replay: 1)
-        let changes = Observable.merge(
-            increment.withLatestFrom(step),
-            decrement.withLatestFrom(step).map { -$0 }
-        )
-        let count = changes.scan(0) { max(0, $0 + $1) }.startWith(0).share(replay: 1)
-        self.count = count.asDriver(onErrorJustReturn: 0)
-        self.step = step.asDriver(onErrorJustReturn: 1)
+        // The session's state: a `SessionRelay` is a `BehaviorRelay` the app keeps
+        // with the session, in its database, so a restart or a deploy finds the
+        // counter where it was.
+        let count = SessionRelay(value: 0)
+        let step = SessionRelay(value: 1)
+        setStep.map { max(1, min($0, 100)) }.bind(to: step).disposed(by: disposeBag)
+        Observable.merge(increment.withLatestFrom(step), decrement.withLatestFrom(step).map { -$0 })
+            .withLatestFrom(count) { change, count in max(0, count + change) }
+            .bind(to: count).disposed(by: disposeBag)
+        self.count = count.asDriver()
+        self.step = step.asDriver()
         canDecrement = count.map { $0 > 0 }.distinctUntilChanged().asDriver(onErrorJustReturn: false)
     }
 }
