@@ -14,7 +14,7 @@ let package = Package(
     name: "MyApp",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // Your Bindery checkout; `script/new-app` writes its path here.
+        // Bindery, by URL and version (or a checkout's path): `script/new-app` writes it here.
         .package(name: "Bindery", path: "../bindery"),
     ],
     targets: [

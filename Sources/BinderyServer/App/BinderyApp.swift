@@ -46,20 +46,28 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
 
     /// An app configured by the command line and the environment over
     /// `defaults`. `--help` prints the options and `--version` which Bindery
-    /// this is, and exits 0; a bad option
-    /// prints what is wrong and exits 64 (usage).
+    /// this is, and exits 0; `probe` asks the app running on this machine's
+    /// port for `/healthz` and exits 0 if it answers 200 (a container's
+    /// HEALTHCHECK: `Probe`); a bad option prints what is wrong and exits 64 (usage).
     public convenience init(
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         defaults: ServerConfiguration = BinderyApp.defaultConfiguration,
         command: String = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
     ) {
+        if arguments.first == "probe" { exit(Probe.run(Array(arguments.dropFirst()), command: "\(command) probe")) }
         do {
             self.init(configuration: try ServeOptions.configuration(arguments: arguments, environment: environment, defaults: defaults))
         } catch {
             switch error {
             case .help:
                 print(ServeOptions.help(command: command, defaults: defaults))
+                print(
+                    """
+
+                    \(command) probe [--port <port>] [--path /readyz]
+                      Exits 0 if this app, serving on this machine, answers 200 (a container's HEALTHCHECK).
+                    """)
                 exit(0)
             case .version:
                 print(BinderyVersion.line(command: command))

@@ -1,16 +1,16 @@
-import BinderyServer
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// `bindery probe`: GET `--path` (default `/healthz`) from the server on
-/// 127.0.0.1 at the port `serve` would use (`--port`, `BINDERY_PORT`, `PORT`);
-/// 0 if it answers 200, 1 otherwise. For a container's HEALTHCHECK, where
-/// there is no curl: one request on one socket, with a deadline.
-enum Probe {
-    static func run(_ arguments: [String]) -> Int32 {
+/// `<app> probe` (every `BinderyApp`, and `bindery probe`): GET `--path`
+/// (default `/healthz`) from the server on 127.0.0.1 at the port the app
+/// would serve on (`--port`, `BINDERY_PORT`, `PORT`); 0 if it answers 200, 1
+/// otherwise. For a container's HEALTHCHECK, where there is no curl: one
+/// request on one socket, with a deadline.
+public enum Probe {
+    public static func run(_ arguments: [String], command: String = "bindery probe") -> Int32 {
         var arguments = arguments
         var path = "/healthz"
         if let index = arguments.firstIndex(of: "--path"), index + 1 < arguments.count {
@@ -23,7 +23,7 @@ enum Probe {
             print("\(path): \(status)")
             return status == 200 ? 0 : 1
         } catch {
-            FileHandle.standardError.write(Data("bindery probe: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(command): \(error)\n".utf8))
             return 1
         }
     }
