@@ -63,6 +63,33 @@ extension CompressionTests {
         XCTAssertEqual(image.header("Content-Encoding"), "br", "an SVG is text")
     }
 
+    /// The modules `bindery.js` imports are content-addressed and cached for good; the
+    /// files a page names are revalidated; a digest not this release's is never cached.
+    func testTheClientsModulesAreCachedForGoodUnderTheirDigestAndTheEntryIsRevalidated() throws {
+        let server = try TestServer()
+        let client = server.client
+        let entry = try client.get("/_bindery/v1/bindery.js")
+        XCTAssertEqual(entry.header("Cache-Control"), "no-cache")
+        let source = String(decoding: entry.body, as: UTF8.self)
+        let digest = try XCTUnwrap(source.firstMatch(of: /from "\.\/([0-9a-f]{16})\/binding\.js"/)?.1, source)
+        XCTAssertFalse(source.contains(#"from "./binding.js""#), "every import goes through the digest")
+        let module = try client.get("/_bindery/v1/\(digest)/binding.js", headers: ["Accept-Encoding": "br"])
+        XCTAssertEqual(module.status, 200)
+        XCTAssertEqual(module.header("Cache-Control"), "public, max-age=31536000, immutable")
+        XCTAssertEqual(module.header("Content-Encoding"), "br")
+        XCTAssertEqual(try client.get("/_bindery/v1/\(digest)/binding.js").body, try client.get("/_bindery/v1/binding.js").body)
+        // The worker, which feeds.js names relative to itself, is under the digest too.
+        XCTAssertEqual(try client.get("/_bindery/v1/\(digest)/bindery-worker.js").status, 200)
+        // Another release's digest (a page open across a deploy): this release's file, revalidated.
+        let stale = try client.get("/_bindery/v1/0123456789abcdef/binding.js")
+        XCTAssertEqual(stale.status, 200)
+        XCTAssertEqual(stale.header("Cache-Control"), "no-cache")
+        XCTAssertEqual(try client.get("/_bindery/v1/\(digest)/nope.js").status, 404)
+        XCTAssertEqual(try client.get("/_bindery/v1/\(digest)/sub/binding.js").status, 404)
+        // A change to any file is a new digest.
+        XCTAssertEqual(ClientFiles().digest, String(digest))
+    }
+
     /// `gunzip`, by the system's own tool: an independent check of what the server wrote.
     static func gunzip(_ data: Data) throws -> Data {
         let process = Process()

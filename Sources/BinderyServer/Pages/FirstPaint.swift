@@ -20,6 +20,9 @@ struct FirstPaint: Sendable {
     let render: PageRender
     /// How long a new session's start inputs may take before the page goes without what they bring.
     let startWait: Duration
+    /// Where `bindery.js` imports its modules from (`/_bindery/v1/<digest>/`), preloaded
+    /// from there; nil where the app serves the client's files itself (its own copy's imports).
+    var clientModules: String? = nil
 
     /// Whether `html` may have a bound root.
     static func binds(_ html: Data) -> Bool {
@@ -29,6 +32,7 @@ struct FirstPaint: Sendable {
     /// `html` with its roots rendered, for `request` from the browser whose token is `browser`.
     func render(_ html: Data, for request: Request, browser: String, reply: @escaping @Sendable (Data) -> Void) {
         let page = Page(html)
+        page.clientModules = clientModules
         guard !page.roots.isEmpty else { return reply(html) }
         // Who the page is for: the router asked (the app's authentication, the browser's sign-in).
         renderRoots(page, for: request, browser: browser, identity: request.identity, reply: reply)
@@ -189,6 +193,8 @@ extension FirstPaint {
 
         let nodes: [HTMLNode]
         let roots: [Root]
+        /// `FirstPaint.clientModules`.
+        var clientModules: String?
 
         init(_ html: Data) {
             nodes = HTMLTree.parse(String(decoding: html, as: UTF8.self))
@@ -236,6 +242,7 @@ extension FirstPaint {
         /// one per level of imports, before the page can adopt its sessions.
         private func preloadModules() {
             let client = "/\(ClientFiles.prefix)/\(ClientFiles.version)/"
+            let modules = clientModules ?? client
             for case .element(let top) in nodes {
                 var parents: [(HTMLElement, Int)] = []
                 func find(_ element: HTMLElement) {
@@ -248,7 +255,7 @@ extension FirstPaint {
                 find(top)
                 guard let (parent, index) = parents.first else { continue }
                 let links = ClientFiles.modules.map { name in
-                    HTMLNode.element(HTMLElement(name: "link", attributes: [("rel", "modulepreload"), ("href", client + name)]))
+                    HTMLNode.element(HTMLElement(name: "link", attributes: [("rel", "modulepreload"), ("href", modules + name)]))
                 }
                 parent.children.insert(contentsOf: links, at: index + 1)
                 return

@@ -91,7 +91,11 @@ public final class Server: @unchecked Sendable {
             configuration.runtime.logger.warning("pages go without their first paint: the client's kinds.js or sanitize.js cannot be read")
             return nil
         }
-        return FirstPaint(api: api, render: PageRender(kinds: kinds, safeHTML: safeHTML), startWait: configuration.firstPaintWait)
+        // The modules under the client's digest, unless the app serves its own copy of the client.
+        let ownClient = FileManager.default.fileExists(atPath: configuration.publicDirectory.appendingPathComponent(ClientFiles.prefix).path)
+        return FirstPaint(
+            api: api, render: PageRender(kinds: kinds, safeHTML: safeHTML), startWait: configuration.firstPaintWait,
+            clientModules: ownClient ? nil : "/\(ClientFiles.prefix)/\(ClientFiles.version)/\(client.digest)/")
     }
 
     /// Routes `request` as a connection would, without libmicrohttpd or a

@@ -4,10 +4,15 @@ import Foundation
 /// the stylesheet), served by every app under `/_bindery/v1/`.
 ///
 /// `v1` is the client's protocol version: it changes when a page written for
-/// one client would break with the next. Within a version the files are
-/// revalidated (`Cache-Control: no-cache` with an `ETag`, so an unchanged file
-/// costs a 304 and no body). A file of the same path in the app's own public
-/// folder wins, so an app can pin or patch its client.
+/// one client would break with the next. Within a version the files a page
+/// names (`bindery.js`, `style.css`) are revalidated (`Cache-Control: no-cache`
+/// with an `ETag`, so an unchanged file costs a 304 and no body), and the
+/// modules `bindery.js` imports are content-addressed: it is served importing
+/// them from `/_bindery/v1/<digest>/` (`digest`: of every file), where they
+/// are cached for good (`immutable`), so a page loads them without asking again
+/// and a new release, whose digest differs, is never served from an old one's.
+/// A file of the same path in the app's own public folder wins, so an app can
+/// pin or patch its client.
 ///
 /// The files are read once, at start, from the resource bundle SwiftPM puts
 /// next to the executable; if it is missing the server still runs and these
@@ -26,14 +31,20 @@ struct ClientFiles: Sendable {
     }
 
     private let files: [String: File]
+    /// `bindery.js` as served at its own path: importing its modules from under `digest`.
+    private let entry: File?
     /// Where the files were looked for, when they were not found.
     private let missing: String?
+    /// Of every file's name and bytes: the folder the modules are cached for good under.
+    let digest: String
 
     init(directory: URL? = ClientFiles.bundledDirectory()) {
         guard let directory,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
         else {
             files = [:]
+            entry = nil
+            digest = "0"
             missing = "the client's files (Bindery_BinderyServer.resources) are not installed next to the executable"
             return
         }
@@ -47,6 +58,16 @@ struct ClientFiles: Sendable {
         }
         self.files = files
         missing = nil
+        var all = Data()
+        for name in files.keys.sorted() { all += Data(name.utf8) + [0] + files[name]!.data }
+        let digest = String(ETag.of(all).dropFirst().dropLast())
+        self.digest = digest
+        entry = files["bindery.js"].map { file in
+            // `from "./binding.js"` → `from "./<digest>/binding.js"`: its imports resolve under the digest, and theirs too.
+            let source = String(decoding: file.data, as: UTF8.self).replacingOccurrences(of: #"from "./"#, with: #"from "./\#(digest)/"#)
+            let data = Data(source.utf8), etag = ETag.of(data)
+            return File(data: data, contentType: file.contentType, etag: etag, encoded: EncodedBody(data: data, etag: etag))
+        }
     }
 
     /// The modules `bindery.js` imports, directly or not: a page the server renders asks for
@@ -62,10 +83,19 @@ struct ClientFiles: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }
-        guard path.count == 2, path.first == Self.version, let file = files[path.last!] else {
+        guard (2...3).contains(path.count), path.first == Self.version, let file = files[path.last!] else {
             throw HTTPError.notFound(missing ?? "no client file \(request.path) (this server serves /\(Self.prefix)/\(Self.version)/)")
         }
-        return ETag.response(for: request, data: file.data, contentType: file.contentType, etag: file.etag, encoded: file.encoded)
+        if path.count == 3 {
+            // Under this release's digest: the same bytes for good. Under another's (a page open
+            // across a deploy): this release's file, revalidated, never cached as that one.
+            let current = path[path.startIndex + 1] == digest
+            return ETag.response(
+                for: request, data: file.data, contentType: file.contentType, etag: file.etag, encoded: file.encoded,
+                cacheControl: current ? "public, max-age=31536000, immutable" : "no-cache")
+        }
+        let served = path.last == "bindery.js" ? entry ?? file : file
+        return ETag.response(for: request, data: served.data, contentType: served.contentType, etag: served.etag, encoded: served.encoded)
     }
 
     /// Bindery's icon, for `/favicon.ico` where the app has none of its own (a browser
@@ -114,10 +144,12 @@ enum ETag {
     /// 200 with the body, or 304 without it if the client already has this version; the
     /// body compressed as the client accepts, where `encoded` has its compressed versions
     /// (`Content-Encoding`, `Vary: Accept-Encoding`, an `ETag` of its own for each).
-    static func response(for request: Request, data: Data, contentType: String, etag: String, encoded: EncodedBody? = nil) -> Response {
+    static func response(
+        for request: Request, data: Data, contentType: String, etag: String, encoded: EncodedBody? = nil, cacheControl: String = "no-cache"
+    ) -> Response {
         let chosen = encoded?.negotiate(request.header("accept-encoding"))
         let tag = encoded?.etag(for: chosen?.0) ?? etag
-        var headers = [("ETag", tag), ("Cache-Control", "no-cache")]
+        var headers = [("ETag", tag), ("Cache-Control", cacheControl)]
         if encoded != nil { headers.append(("Vary", "Accept-Encoding")) }
         var response: Response
         if let tags = request.header("if-none-match"),
