@@ -104,6 +104,20 @@ public final class ViewModelTestStore {
         deliver(name, payload: Data(), file: file, line: line)
     }
 
+    /// Sends input `name` with `json` as its payload, as a client sends it (a test a
+    /// development server wrote from a session: `GET /api/<vm>/<sid>/test.swift`).
+    public func send(_ name: String, json: String, file: StaticString = #filePath, line: UInt = #line) {
+        deliver(name, payload: Data(json.utf8), file: file, line: line)
+    }
+
+    /// Asserts that the next output value is the JSON `json` on output `name` (compared as JSON).
+    public func receive(_ name: String, json: String, file: StaticString = #filePath, line: UInt = #line) {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else {
+            return fail("the expected value of '\(name)' is not JSON: \(json)", file, line)
+        }
+        receive(name, value, file: file, line: line)
+    }
+
     /// Sends input `name` with `payload`, encoded as a client would send it.
     public func send<Payload: Encodable>(_ name: String, _ payload: Payload, file: StaticString = #filePath, line: UInt = #line) {
         guard let data = try? JSONEncoder().encode(payload) else {

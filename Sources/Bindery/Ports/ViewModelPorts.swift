@@ -4,10 +4,13 @@ import Foundation
 /// test store) that drive a ViewModel the way a session does, without a session.
 package struct ViewModelPorts {
     private let bound: BoundViewModel
+    /// The ViewModel's type, as Swift names it (`Counter.CounterViewModel`).
+    package let viewModelType: String
 
     /// Finds the ports of `viewModel` (binding it if it is a `ViewModelBinding`).
     package init(_ viewModel: Any, declaredOutputs: [String: OutputKind] = [:]) throws {
         bound = try BoundViewModel.bind(viewModel, declaredOutputs: declaredOutputs)
+        viewModelType = String(reflecting: type(of: (viewModel as? ViewModelGivenInputs)?.viewModel ?? viewModel))
     }
 
     /// What `make` builds from inputs Bindery makes (a ViewModel that takes its

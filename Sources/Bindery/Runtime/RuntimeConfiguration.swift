@@ -46,6 +46,10 @@ public struct RuntimeConfiguration: Sendable {
     public var inputKeysPerSession = 256
     /// Most sessions the store keeps; beyond, those seen least recently are deleted.
     public var maxStoredSessions = 1_000_000
+    /// Development only: each session keeps what it received and sent
+    /// (`SessionTranscript`, at most 2,000 entries), so that it can be replayed
+    /// as a test. Off in production: it costs memory per session and keeps payloads.
+    public var recordsTranscripts = false
     /// The threads sessions run on: shared by every session, bounded whatever the load.
     public var executors: ExecutorPool = .shared
     /// Where sessions created and disposed, and ViewModel failures, are logged

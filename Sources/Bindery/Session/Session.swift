@@ -44,6 +44,8 @@ package final class Session: @unchecked Sendable {
     private var isRetired = false
     /// Its `SessionRelay`s, if it is kept.
     private var state: SessionState?
+    /// What it received and sent, in development (`RuntimeConfiguration.recordsTranscripts`).
+    private var transcript: SessionTranscript?
 
     // Read from any thread (the idle reaper).
     private let activity = NSLock()
@@ -210,6 +212,11 @@ package final class Session: @unchecked Sendable {
                 }
                 self.ports = ports
                 self.state = state
+                if limits.recordsTranscripts, forward == nil {
+                    let transcript = SessionTranscript(parameters: origin?.parameters ?? Data())
+                    transcript.viewModelType = ports.viewModelType
+                    self.transcript = transcript
+                }
                 subscription = try ports.subscribe(
                     { [weak self] name, kind, value in
                         self?.receive(value, from: name, kind: kind)
@@ -252,6 +259,11 @@ package final class Session: @unchecked Sendable {
         return (try SessionState.$current.withValue(state) { try made() }, state)
     }
 
+    /// What the session received and sent so far, in development; nil otherwise.
+    package func transcript(_ completion: @escaping @Sendable (Result<SessionTranscript?, BinderyError>) -> Void) {
+        perform(answer: { [self] in transcript }, completion: completion)
+    }
+
     private func receive(_ value: ViewModelPorts.Value, from name: String, kind: OutputKind) {
         // The log is written in the session's turns only; a ViewModel may still emit
         // from elsewhere (a service's thread, an observable made on another queue).
@@ -265,8 +277,10 @@ package final class Session: @unchecked Sendable {
             switch value {
             case .json(let data):
                 json = data
+                transcript?.record(.output(name: name, json: data))
             case .changing(let value):
                 defer { sentVersions[name] = value.version }
+                if let transcript { transcript.record(.output(name: name, json: try value.fullJSON())) }
                 // Its changes, if they are to the value this output sent last; otherwise whole.
                 if kind == .driver, let base = value.base, base == sentVersions[name], let changes = try value.changesJSON() {
                     let event = broadcast.publish(name: name, kind: kind, json: changes, whole: value.fullJSON)
@@ -275,6 +289,8 @@ package final class Session: @unchecked Sendable {
                 }
                 json = try value.fullJSON()
             case .viewModel(let viewModel):
+                // A test store receives a child as its type.
+                transcript?.record(.output(name: name, json: Data(#"{"viewModel":"\#(type(of: viewModel))"}"#.utf8)))
                 guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
                 let child = try spawn(viewModel, scheduler)
                 json = try JSONEncoder.bindery.encode(
@@ -378,6 +394,7 @@ package final class Session: @unchecked Sendable {
                 { [self] in
                     guard let ports else { throw BinderyError(.unknownSession, "session \(id) was disposed") }
                     inputTurn.browser = browser
+                    transcript?.record(.input(name: name, payload: payload))
                     try ports.send(name, payload: payload)
                 },
                 input: inputTurn,
@@ -398,6 +415,7 @@ package final class Session: @unchecked Sendable {
                 switch admitted.admission {
                 case .apply:
                     inputTurn.key = (id, key)
+                    transcript?.record(.input(name: name, payload: payload))
                     try ports.send(name, payload: payload)
                 case .reused:
                     throw BinderyError(.idempotencyKeyReused, "this Idempotency-Key was sent before with another input or payload")

@@ -3,7 +3,7 @@
 /// label requests by, and `docs/protocol.md` lists (`RouteTableTests` holds the
 /// document to it).
 enum APIRoute: CaseIterable, Sendable {
-    case catalog, openAPI, streams, create, session, events, output, input
+    case catalog, openAPI, streams, create, session, events, output, input, test
 
     /// A part of a route's path: a word as it is, or a parameter.
     enum Segment: Equatable, Sendable {
@@ -22,6 +22,7 @@ enum APIRoute: CaseIterable, Sendable {
         case .events: [.viewModel, .session, .literal("events")]
         case .output: [.viewModel, .session, .literal("outputs"), .port]
         case .input: [.viewModel, .session, .literal("inputs"), .port]
+        case .test: [.viewModel, .session, .literal("test.swift")]
         }
     }
 
@@ -29,7 +30,7 @@ enum APIRoute: CaseIterable, Sendable {
     /// has no `DELETE` (it is everyone's): the router says so with a 405 of its own.
     var methods: [String] {
         switch self {
-        case .catalog, .openAPI, .streams, .events, .output: ["GET"]
+        case .catalog, .openAPI, .streams, .events, .output, .test: ["GET"]
         case .create, .input: ["POST"]
         case .session: ["GET", "DELETE"]
         }
@@ -50,13 +51,14 @@ enum APIRoute: CaseIterable, Sendable {
         case .events: ["GET": "200, the session's event stream"]
         case .output: ["GET": "200, a driver's current value; 204 before it has one"]
         case .input: ["POST": "200, the snapshot after the input"]
+        case .test: ["GET": "200, the session as a Swift test (`--development` only; 404 otherwise)"]
         }
     }
 
     /// The error statuses it may answer besides 400 and 404 (the OpenAPI document's).
     var errorStatuses: [String: [Int]] {
         switch self {
-        case .catalog, .openAPI, .output: ["GET": []]
+        case .catalog, .openAPI, .output, .test: ["GET": []]
         case .streams, .events: ["GET": [503]]
         case .create: ["POST": [401, 403, 413, 415, 429, 503]]
         case .session: ["GET": [503], "DELETE": [403]]

@@ -117,6 +117,30 @@ struct APIRouter: Sendable {
                         return .json(json)
                     }
                 })
+        case .test:
+            try allow(request, route.methods)
+            guard configuration.runtime.recordsTranscripts else {
+                throw HTTPError.notFound("a session's test is made in development only (--development)")
+            }
+            let (viewModel, id) = (path[0], path[1])
+            return try onSession(
+                { session, done in session.transcript(done) },
+                answer: { result in
+                    switch result {
+                    case .success(let transcript?):
+                        return Response(
+                            status: 200,
+                            headers: [
+                                ("Content-Type", "text/x-swift; charset=utf-8"), ("Cache-Control", "no-store"),
+                                ("Content-Disposition", "attachment; filename=\"\(viewModel)-\(id.prefix(8))-Tests.swift\""),
+                            ],
+                            body: .data(Data(RegressionTest.swift(for: transcript, viewModel: viewModel, session: id).utf8)))
+                    case .success(nil):
+                        return HTTPError.notFound("this session kept no transcript (a shared ViewModel's replica, or made before --development)").response
+                    case .failure(let error):
+                        return HTTPError(error).response
+                    }
+                })
         case .input:
             try allow(request, route.methods)
             let name = path[3]

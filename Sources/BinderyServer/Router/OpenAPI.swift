@@ -86,6 +86,16 @@ enum OpenAPI {
                     "summary": "Event stream", "responses": .object(["200": events].merging(errors(.events, "GET")) { a, _ in a }),
                 ],
             ]
+            paths[path(.test, entry.name)] = [
+                "parameters": [sid],
+                "get": [
+                    "operationId": .string("test-\(entry.name)"),
+                    "summary": "The session as a Swift test (a server in development only; 404 otherwise)",
+                    "responses": .object(
+                        ["200": ["description": "A ViewModelTestStore test", "content": ["text/x-swift": ["schema": ["type": "string"]]]]]
+                            .merging(errors(.test, "GET")) { a, _ in a }),
+                ],
+            ]
             for input in entry.inputs {
                 let isVoid = input.schema["type"] == "null"
                 paths[path(.input, entry.name, input.name)] = [
