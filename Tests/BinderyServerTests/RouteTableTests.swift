@@ -74,8 +74,10 @@ final class RouteTableTests: XCTestCase {
         defer { application.stop() }
         application.register("counter") { _ in Counter() }
         let catalog = try XCTUnwrap(awaitCatalog(application))
-        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: OpenAPI.document(for: catalog)) as? [String: Any])
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: OpenAPI.document(for: catalog, development: true)) as? [String: Any])
         let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+        let production = try XCTUnwrap(try JSONSerialization.jsonObject(with: OpenAPI.document(for: catalog)) as? [String: Any])
+        XCTAssertNil((production["paths"] as? [String: Any])?["/api/counter/{sid}/test.swift"], "a session's test is a development server's only")
         for route in APIRoute.allCases {
             let path = route.template.replacingOccurrences(of: "<vm>", with: "counter").replacingOccurrences(of: "<sid>", with: "{sid}")
                 .replacingOccurrences(of: "<name>", with: route == .input ? "increment" : "count")

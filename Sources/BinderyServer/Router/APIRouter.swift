@@ -47,7 +47,9 @@ struct APIRouter: Sendable {
             return catalog { .json($0.json) }
         case .openAPI:
             try allow(request, route.methods)
-            return catalog { [uploads = configuration.uploads] in .json(OpenAPI.document(for: $0, uploads: uploads)) }
+            return catalog { [uploads = configuration.uploads, development = configuration.runtime.recordsTranscripts] in
+                .json(OpenAPI.document(for: $0, uploads: uploads, development: development))
+            }
         case .streams:
             try allow(request, route.methods)
             return try multiplexedStream(request)

@@ -6,7 +6,7 @@ import Foundation
 /// (each body's schema): `script/test` runs schemathesis against it, so the
 /// document and the server cannot drift apart.
 enum OpenAPI {
-    static func document(for catalog: Catalog, uploads: [UploadRule] = []) -> Data {
+    static func document(for catalog: Catalog, uploads: [UploadRule] = [], development: Bool = false) -> Data {
         var paths: [String: JSONValue] = [:]
         let error: JSONValue = ["description": "JSON error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
         let snapshot: JSONValue = ["description": "Snapshot", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Snapshot"]]]]
@@ -86,16 +86,19 @@ enum OpenAPI {
                     "summary": "Event stream", "responses": .object(["200": events].merging(errors(.events, "GET")) { a, _ in a }),
                 ],
             ]
-            paths[path(.test, entry.name)] = [
-                "parameters": [sid],
-                "get": [
-                    "operationId": .string("test-\(entry.name)"),
-                    "summary": "The session as a Swift test (a server in development only; 404 otherwise)",
-                    "responses": .object(
-                        ["200": ["description": "A ViewModelTestStore test", "content": ["text/x-swift": ["schema": ["type": "string"]]]]]
-                            .merging(errors(.test, "GET")) { a, _ in a }),
-                ],
-            ]
+            // A session's test: a development server's only (elsewhere the route is 404).
+            if development {
+                paths[path(.test, entry.name)] = [
+                    "parameters": [sid],
+                    "get": [
+                        "operationId": .string("test-\(entry.name)"),
+                        "summary": "The session as a Swift test (a server in development only; 404 otherwise)",
+                        "responses": .object(
+                            ["200": ["description": "A ViewModelTestStore test", "content": ["text/x-swift": ["schema": ["type": "string"]]]]]
+                                .merging(errors(.test, "GET")) { a, _ in a }),
+                    ],
+                ]
+            }
             for input in entry.inputs {
                 let isVoid = input.schema["type"] == "null"
                 paths[path(.input, entry.name, input.name)] = [
