@@ -13,27 +13,10 @@ import time
 
 import pytest
 import requests
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, free_port, make_browser, wait_open
-from conftest import wait as wait_until
-
-
-def wait(driver, condition, timeout=10):
-    """`wait`, where an element the condition reads may be replaced as it reads it (a list
-    drawn again, a page changed in place): such a read is not yet, not a failure."""
-    def holds(d):
-        try:
-            return condition(d)
-        except (StaleElementReferenceException, NoSuchElementException):
-            return False
-    return wait_until(driver, holds, timeout)
-
-
-def conduit_binary():
-    bindery = os.environ.get("BINDERY_BINARY", os.path.join(ROOT, ".build/debug/bindery"))
-    return os.path.join(os.path.dirname(bindery), "conduit")
+from conduit_pages import comments, conduit_binary, previews, register, wait
+from conftest import free_port, make_browser, wait_open
 
 
 class Conduit:
@@ -93,24 +76,6 @@ def reader():
     driver.quit()
 
 
-def previews(driver):
-    """The titles of the article previews the page shows, in order."""
-    return driver.execute_script(
-        "return [...document.querySelectorAll('#articles > .article-preview h1')].map((h) => h.textContent)")
-
-
-def register(driver, conduit, name):
-    driver.get(conduit.url + "/register")
-    wait_open(driver)
-    form = driver.find_element(By.CSS_SELECTOR, "form")
-    form.find_element(By.NAME, "username").send_keys(name)
-    form.find_element(By.NAME, "email").send_keys(f"{name}@example.org")
-    form.find_element(By.NAME, "password").send_keys("correct horse battery")
-    form.find_element(By.TAG_NAME, "button").click()
-    wait(driver, lambda d: d.execute_script("return location.pathname") == "/" and
-         d.execute_script("return document.querySelector('#nav-profile span').textContent") == name)
-
-
 def test_the_home_page_arrives_with_the_feed_and_the_tags(conduit):
     page = requests.get(conduit.url + "/", timeout=10)
     assert page.status_code == 200
@@ -155,7 +120,7 @@ Some **bold** text.
 
 
 def test_write_an_article_and_a_comment_that_another_reader_sees_live(conduit, reader):
-    register(reader, conduit, "writer")
+    register(reader, conduit.url, "writer")
     other = make_browser(size="1200,900")
     try:
         other.get(conduit.url + "/")
@@ -193,7 +158,7 @@ def test_write_an_article_and_a_comment_that_another_reader_sees_live(conduit, r
         form = reader.find_element(By.ID, "comment-form")
         form.find_element(By.NAME, "body").send_keys("First comment, <b>not bold</b>")
         form.find_element(By.TAG_NAME, "button").click()
-        wait(other, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#comments .card-text")][:1] == ["First comment, <b>not bold</b>"])
+        wait(other, lambda d: comments(d)[:1] == ["First comment, <b>not bold</b>"])
         assert other.find_elements(By.CSS_SELECTOR, "#comment-form:not([hidden])") == [], "a stranger has no comment form"
         # Its author deletes it; gone from both.
         reader.find_element(By.CSS_SELECTOR, "#comments .mod-options i").click()
@@ -203,7 +168,7 @@ def test_write_an_article_and_a_comment_that_another_reader_sees_live(conduit, r
 
 
 def test_favorite_follow_and_settings_then_sign_out(conduit, reader):
-    register(reader, conduit, "fan")
+    register(reader, conduit.url, "fan")
     reader.get(conduit.url + "/")
     wait_open(reader)
     button = reader.find_element(By.CSS_SELECTOR, "#articles > .article-preview .favorite")
@@ -257,7 +222,7 @@ def test_a_readers_place_survives_a_restart(conduit, reader):
 
 
 def test_a_draft_survives_a_restart_of_the_server(conduit, reader):
-    register(reader, conduit, "drafter")
+    register(reader, conduit.url, "drafter")
     reader.get(conduit.url + "/editor")
     wait_open(reader)
     form = reader.find_element(By.CSS_SELECTOR, "form")

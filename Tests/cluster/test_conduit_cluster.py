@@ -13,28 +13,13 @@ import time
 
 import pytest
 import requests
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 import fault_run
+from conduit_pages import comments, conduit_binary, register, wait
 from conftest import ROOT, make_browser, wait_open
-from conftest import wait as wait_until
 
 POSTGRES = os.path.join(ROOT, "script", "postgres")
-
-
-def wait(driver, condition, timeout=15):
-    def holds(d):
-        try:
-            return condition(d)
-        except (StaleElementReferenceException, NoSuchElementException):
-            return False
-    return wait_until(driver, holds, timeout)
-
-
-def conduit_binary():
-    bindery = os.environ.get("BINDERY_BINARY", os.path.join(ROOT, ".build/debug/bindery"))
-    return os.path.join(os.path.dirname(bindery), "conduit")
 
 
 class Node:
@@ -80,23 +65,12 @@ def conduit_cluster():
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def comments(driver):
-    return [p.text for p in driver.find_elements(By.CSS_SELECTOR, "#comments .card-text")]
-
-
 def test_two_nodes_serve_one_conduit_live(conduit_cluster):
     directory, (first, second) = conduit_cluster
     writer, reader = make_browser(size="1200,900"), make_browser(size="1200,900")
     try:
         # Signed up through node 1; node 2 knows the account and the browser's sign-in.
-        writer.get(first.url + "/register")
-        wait_open(writer)
-        form = writer.find_element(By.CSS_SELECTOR, "form")
-        form.find_element(By.NAME, "username").send_keys("clustered")
-        form.find_element(By.NAME, "email").send_keys("clustered@example.org")
-        form.find_element(By.NAME, "password").send_keys("correct horse battery")
-        form.find_element(By.TAG_NAME, "button").click()
-        wait(writer, lambda d: d.execute_script("return document.querySelector('#nav-profile span').textContent") == "clustered")
+        register(writer, first.url, "clustered")
         writer.get(second.url + "/settings")
         wait_open(writer)
         wait(writer, lambda d: d.find_element(By.NAME, "email").get_attribute("value") == "clustered@example.org")
