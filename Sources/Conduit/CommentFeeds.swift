@@ -38,7 +38,7 @@ public final class CommentFeeds: @unchecked Sendable {
                 case .user, .everything: feeds.bySlug.withLock { $0.values.compactMap(\.feed) }
                 case .article, .favorite: []
                 }
-            for feed in stale { Task { try? await feed.refresh() } }
+            for feed in stale { feed.ask() }
         })
     }
 
@@ -60,8 +60,17 @@ public final class CommentFeeds: @unchecked Sendable {
         let relay = BehaviorRelay(value: KeyedList<StoredComment>())
         private let slug: String
         private let store: any ConduitStore
-        /// The last read asked for (the next waits for it), and whether one has ended.
-        private let last = Mutex<(read: Task<Void, Error>?, loaded: Bool)>((nil, false))
+        /// The reads asked for: the last (the next waits for it), the one that has not
+        /// begun its query yet (a refresh asked for meanwhile joins it: its query comes
+        /// after that ask), and whether one has ended.
+        private let reads = Mutex(Reads())
+
+        private struct Reads {
+            var last: Task<Void, Error>?
+            var waiting: (number: Int, read: Task<Void, Error>)?
+            var count = 0
+            var loaded = false
+        }
 
         init(slug: String, store: any ConduitStore) {
             self.slug = slug
@@ -69,24 +78,36 @@ public final class CommentFeeds: @unchecked Sendable {
         }
 
         /// Reads the comments again, after any read asked for before, and
-        /// publishes what changed; returns once they are published.
+        /// publishes what changed; returns once they are published. Two asks
+        /// before a read begins are one read (the writer's own refresh and the
+        /// store's word of the same write, say).
         func refresh() async throws {
-            let read = last.withLock { last -> Task<Void, Error> in
-                let read = Task { [previous = last.read, slug, store, relay] in
+            try await ask().value
+            reads.withLock { $0.loaded = true }
+        }
+
+        /// Asks for a read, as `refresh` does, without waiting for it: the read, to await.
+        @discardableResult
+        func ask() -> Task<Void, Error> {
+            reads.withLock { reads -> Task<Void, Error> in
+                if let waiting = reads.waiting { return waiting.read }
+                reads.count += 1
+                let number = reads.count
+                let read = Task { [previous = reads.last, slug, store, relay] in
                     _ = await previous?.result
+                    self.reads.withLock { if $0.waiting?.number == number { $0.waiting = nil } }
                     let comments = try await store.comments(on: slug)
                     if let changed = Self.changing(relay.value, to: comments) { relay.accept(changed) }
                 }
-                last.read = read
+                reads.last = read
+                reads.waiting = (number, read)
                 return read
             }
-            try await read.value
-            last.withLock { $0.loaded = true }
         }
 
         /// Reads the comments if no read has ended yet.
         func load() async throws {
-            if !last.withLock({ $0.loaded }) { try await refresh() }
+            if !reads.withLock({ $0.loaded }) { try await refresh() }
         }
 
         /// `list` made into `comments` by removals, moves, insertions and

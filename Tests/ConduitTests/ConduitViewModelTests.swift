@@ -5,6 +5,7 @@ import Foundation
 import GRDB
 import Synchronization
 import XCTest
+import BinderyLoopback
 
 @testable import Conduit
 
@@ -448,5 +449,72 @@ final class CommentFeedTests: XCTestCase {
         let shownChanged = changed.shown(to: "grace-id", after: (added, shownAdded))
         XCTAssertEqual(Array(shownChanged), Array(changed).map { $0.shown(to: "grace-id") })
         XCTAssertEqual(shownChanged.changes?.count, 2)
+    }
+}
+
+/// A refresh asked for while another waits to begin joins it: the writer's own
+/// refresh and the store's word of its write are one read, not two.
+final class CommentFeedReadTests: XCTestCase {
+    /// The real store, its comment reads counted, and the first held until `open`.
+    private final class CountedStore: ConduitStore, @unchecked Sendable {
+        let base: any ConduitStore
+        let reads = Mutex(0)
+        private let gate = Mutex<(open: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+        init(_ base: any ConduitStore) { self.base = base }
+        var changes: PublishRelay<ConduitChange> { base.changes }
+
+        func open() {
+            gate.withLock { gate in
+                gate.open = true
+                gate.waiting?.resume()
+                gate.waiting = nil
+            }
+        }
+
+        func comments(on slug: String) async throws -> [StoredComment] {
+            reads.withLock { $0 += 1 }
+            await withCheckedContinuation { continuation in
+                gate.withLock { gate in if gate.open { continuation.resume() } else { gate.waiting = continuation } }
+            }
+            return try await base.comments(on: slug)
+        }
+
+        func isFree(username: String) async throws -> Bool { try await base.isFree(username: username) }
+        func addUser(id: String, username: String, email: String) async throws { try await base.addUser(id: id, username: username, email: email) }
+        func settings(of id: String) async throws -> UserSettings? { try await base.settings(of: id) }
+        func update(user id: String, username: String, bio: String, image: String) async throws {
+            try await base.update(user: id, username: username, bio: bio, image: image)
+        }
+        func profile(_ username: String, reader: String?) async throws -> Profile? { try await base.profile(username, reader: reader) }
+        func follow(_ username: String, by reader: String, _ following: Bool) async throws { try await base.follow(username, by: reader, following) }
+        func articles(_ filter: ArticleFilter, page: Int, reader: String?) async throws -> ArticlePage {
+            try await base.articles(filter, page: page, reader: reader)
+        }
+        func article(_ slug: String, reader: String?) async throws -> Article? { try await base.article(slug, reader: reader) }
+        func popularTags(limit: Int) async throws -> [String] { try await base.popularTags(limit: limit) }
+        func create(by author: String, _ draft: ArticleDraft, at date: Date) async throws -> String { try await base.create(by: author, draft, at: date) }
+        func update(_ slug: String, by author: String, _ draft: ArticleDraft) async throws -> Bool { try await base.update(slug, by: author, draft) }
+        func delete(_ slug: String, by author: String) async throws -> Bool { try await base.delete(slug, by: author) }
+        func favorite(_ slug: String, by reader: String, _ favorite: Bool) async throws { try await base.favorite(slug, by: reader, favorite) }
+        func comment(on slug: String, by reader: String, _ body: String, at date: Date) async throws {
+            try await base.comment(on: slug, by: reader, body, at: date)
+        }
+        func deleteComment(_ id: Int64, on slug: String, by reader: String) async throws { try await base.deleteComment(id, on: slug, by: reader) }
+    }
+
+    func testRefreshesAskedForBeforeAReadBeginsAreThatOneRead() async throws {
+        let store = CountedStore(try SQLiteConduitStore(database: try DatabaseQueue()))
+        let feed = CommentFeeds.Feed(slug: "nothing-here", store: store)
+        // The first read begins and is held; two more asks meanwhile: one read after it, not two.
+        let first = feed.ask()
+        let begun = await eventually { store.reads.withLock { $0 } == 1 }
+        XCTAssertTrue(begun)
+        let second = feed.ask(), third = feed.ask()
+        store.open()
+        for read in [first, second, third] { try await read.value }
+        XCTAssertEqual(store.reads.withLock { $0 }, 2)
+        // Once it has begun, a new ask is a new read.
+        try await feed.refresh()
+        XCTAssertEqual(store.reads.withLock { $0 }, 3)
     }
 }
