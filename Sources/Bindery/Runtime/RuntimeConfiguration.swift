@@ -50,6 +50,10 @@ public struct RuntimeConfiguration: Sendable {
     /// (`SessionTranscript`, at most 2,000 entries), so that it can be replayed
     /// as a test. Off in production: it costs memory per session and keeps payloads.
     public var recordsTranscripts = false
+    /// Told of every ViewModel that fails as it runs (besides the log): a
+    /// development server shows them in the app's pages. Called on the
+    /// session's turn: it must return at once.
+    public var reportsProblems: (@Sendable (ViewModelProblem) -> Void)?
     /// The threads sessions run on: shared by every session, bounded whatever the load.
     public var executors: ExecutorPool = .shared
     /// Where sessions created and disposed, and ViewModel failures, are logged

@@ -177,6 +177,8 @@ package final class Session: @unchecked Sendable {
             limits.logger.error(
                 "ViewModel failed",
                 metadata: ["session": "\(id)", "view_model": "\(viewModelName)", "error": "\(problem.message)", "cause": "\(cause)"])
+            limits.reportsProblems?(
+                ViewModelProblem(viewModel: viewModelName, type: ports?.viewModelType, message: problem.message, cause: cause))
         }
         return problem
     }
@@ -222,11 +224,12 @@ package final class Session: @unchecked Sendable {
                         self?.receive(value, from: name, kind: kind)
                     },
                     onError: { [weak self] name, error in
-                        self?.limits.logger.error(
-                            "output failed",
-                            metadata: [
-                                "session": "\(self?.id ?? "")", "output": "\(name)", "error": "\(error)",
-                            ])
+                        guard let self else { return }
+                        limits.logger.error("output failed", metadata: ["session": "\(id)", "output": "\(name)", "error": "\(error)"])
+                        limits.reportsProblems?(
+                            ViewModelProblem(
+                                viewModel: viewModelName, type: self.ports?.viewModelType, output: name,
+                                message: "output \(name) of \(viewModelName) ended with an error", cause: String(reflecting: error)))
                     })
                 // Saved soon: a new session, or a rebuilt one as it runs here now.
                 onChange?(self)

@@ -34,9 +34,16 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     private let signInPath = Locked<String?>(nil)
     /// The database `database()` opened, once.
     let openedDatabase = Locked<AppDatabase?>(nil)
+    /// What its pages are told about the app itself, in development (`--development`).
+    let development: DevelopmentNotices?
 
     /// An app configured by `configuration` as given.
     public init(configuration: ServerConfiguration) {
+        var configuration = configuration
+        // In development, a ViewModel that fails shows in the pages too.
+        let development = configuration.development ? DevelopmentNotices() : nil
+        if let development { configuration.runtime.reportsProblems = { development.report($0) } }
+        self.development = development
         self.configuration = configuration
         application = Application(
             configuration: configuration.runtime, wireFormat: ServerSentEvents.format,
@@ -56,8 +63,12 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         command: String = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
     ) {
         if arguments.first == "probe" { exit(Probe.run(Array(arguments.dropFirst()), command: "\(command) probe")) }
+        if arguments.first == "dev" { exit(DevLoop.run(Array(arguments.dropFirst()), command: command)) }
         do {
-            self.init(configuration: try ServeOptions.configuration(arguments: arguments, environment: environment, defaults: defaults))
+            var configuration = try ServeOptions.configuration(arguments: arguments, environment: environment, defaults: defaults)
+            // Started by `dev`: its notices arrive on standard input.
+            if configuration.development, environment[DevLoop.childVariable] == "1" { configuration.devLoopNotices = STDIN_FILENO }
+            self.init(configuration: configuration)
         } catch {
             switch error {
             case .help:
@@ -167,7 +178,7 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         configuration.pages += pages.withLock { $0 }
         configuration.uploads += uploads.withLock { $0 }
         if configuration.signInPage == nil { configuration.signInPage = signInPath.withLock { $0 } }
-        return Server(application: application, configuration: configuration)
+        return Server(application: application, configuration: configuration, development: development)
     }
 
     /// Serves: prints `Bindery listening on http://…/` once accepting, runs until

@@ -300,8 +300,11 @@ public enum ServeOptions {
         flag("no-metrics", "Turn off the counters behind /metrics (which then answers 404).") { $0.metrics = false },
         flag(
             "development",
-            "Development only: sessions keep what they received and sent, and GET /api/<vm>/<sid>/test.swift replays one as a Swift test."
-        ) { $0.runtime.recordsTranscripts = true },
+            "Development only: pages show ViewModels that fail (and, under `dev`, builds that fail and crashes); sessions keep what they received and sent, and GET /api/<vm>/<sid>/test.swift replays one as a Swift test."
+        ) {
+            $0.development = true
+            $0.runtime.recordsTranscripts = true
+        },
         value(
             "shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",
             get: { "\($0.shutdownGrace.components.seconds)" }

@@ -257,12 +257,14 @@ function fallBack() {
   }
 }
 
-/** Hands one event of the stream to the tabs bound to its session (the stream's own `bindery.stale` to every tab). */
+/** Hands one event of the stream to the tabs bound to its session (the stream's own `bindery.stale` and `bindery.dev` to every tab). */
 function deliver(stream, { type, data, id, session }) {
   if (stream !== current) return;
   if (session === null) {
     if (type === "bindery.stale") {
       for (const { port, sub, live } of [...stream.members]) if (live) port.postMessage({ type: "stale", sub, stale: data === "true" });
+    } else if (type === "bindery.dev") {
+      for (const { port, sub, live } of [...stream.members]) if (live) port.postMessage({ type: "dev", sub, data });
     }
     return;
   }

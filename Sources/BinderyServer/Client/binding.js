@@ -486,6 +486,8 @@ export class Binding extends EventTarget {
       },
       reset: () => current() && this.values.clear(),
       stale: (isStale) => current() && this.#setStale(isStale),
+      // Only a development server says this: its module is loaded then, and not otherwise.
+      dev: (json) => current() && import("./development.js").then((development) => development.show(JSON.parse(json))),
       refused: (body) => {
         if (!current()) return;
         this.#feed = null;

@@ -12,6 +12,7 @@
 //   lost()                  the feed stopped for a reason of its own; open another
 //   direct()                the shared stream cannot take this session; use an EventSource
 //   stale(isStale)          the server says what it shows may be behind (its database is away), or current again
+//   dev(json)               a development server's word about the app itself (a build, a crash, assets changed)
 
 /** One EventSource per page: the feed where SharedWorker does not exist. */
 export function openEventSource(url, lastEventId, names, listener) {
@@ -34,6 +35,7 @@ export function openEventSource(url, lastEventId, names, listener) {
   });
   source.addEventListener("bindery.reset", () => listener.reset());
   source.addEventListener("bindery.stale", (event) => listener.stale(event.data === "true"));
+  source.addEventListener("bindery.dev", (event) => listener.dev(event.data));
   source.addEventListener("bindery.end", () => {
     source.close();
     listener.end();
@@ -108,6 +110,7 @@ export class SharedStream {
     else if (message.type === "state") listener.state(message.state, message.message);
     else if (message.type === "reset") listener.reset();
     else if (message.type === "stale") listener.stale(message.stale);
+    else if (message.type === "dev") listener.dev(message.data);
     else if (["gone", "end", "refused", "direct"].includes(message.type)) {
       this.#listeners.delete(message.sub);
       if (message.type === "refused") listener.refused(message.body);

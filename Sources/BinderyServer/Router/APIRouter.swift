@@ -11,6 +11,8 @@ struct APIRouter: Sendable {
     let telemetry: Telemetry
     /// The browsers' sign-ins, for the inputs that sign their browser in or out (`BrowserSignIn`).
     var signIns: SignIns? = nil
+    /// What a development server tells pages about the app itself: every stream starts with its standing state.
+    var development: DevelopmentNotices? = nil
 
     func respond(to request: Request, segments: ArraySlice<String>) throws -> Answer {
         let path = Array(segments)
@@ -371,7 +373,7 @@ struct APIRouter: Sendable {
         let retry = configuration.retryMilliseconds
         // Each session answers in its own turn; the last to answer replies.
         let outcomes = Locked<(results: [Result<Subscription, BinderyError>?], waiting: Int)>((Array(repeating: nil, count: entries.count), entries.count))
-        return .later { [application, entries, telemetry, credentials = Credentials(request)] reply in
+        return .later { [application, entries, telemetry, development, credentials = Credentials(request)] reply in
             @Sendable func settle(_ index: Int, _ result: Result<Subscription, BinderyError>) {
                 let all = outcomes.withLock { state -> [Result<Subscription, BinderyError>]? in
                     state.results[index] = result
@@ -380,7 +382,7 @@ struct APIRouter: Sendable {
                 }
                 guard let all else { return }
                 var subscriptions: [Subscription] = []
-                var preamble = Self.staleness(application)
+                var preamble = Self.preamble(application, development)
                 for (entry, result) in zip(entries, all) {
                     switch result {
                     case .success(let subscription):
@@ -413,6 +415,11 @@ struct APIRouter: Sendable {
         application.readiness.problem == nil ? [] : ServerSentEvents.stale(true)
     }
 
+    /// What every stream says first: its server's staleness, and in development the standing word about the app.
+    static func preamble(_ application: Application, _ development: DevelopmentNotices?) -> [UInt8] {
+        staleness(application) + (development?.preamble ?? [])
+    }
+
     private func stream(_ request: Request, viewModel: String, id: String) throws -> Answer {
         try validate(viewModel: viewModel, id: id, request)
         // The header is what EventSource sends on its own reconnects; the query
@@ -424,7 +431,7 @@ struct APIRouter: Sendable {
                 status: 503, code: "limit_reached", message: "the server already has \(configuration.maxStreams) streams open", headers: [("Retry-After", "1")])
         }
         let retry = configuration.retryMilliseconds
-        return .later { [application, telemetry, credentials = Credentials(request)] reply in
+        return .later { [application, telemetry, development, credentials = Credentials(request)] reply in
             Self.withSession(
                 application, viewModel, id: id, credentials: credentials,
                 { session, done in session.subscribe(lastEventID: lastEventID, completion: done) }
@@ -434,7 +441,7 @@ struct APIRouter: Sendable {
                     reply(
                         .eventStream(
                             EventStream(
-                                session: "\(viewModel)/\(id)", subscription: subscription, preamble: Self.staleness(application),
+                                session: "\(viewModel)/\(id)", subscription: subscription, preamble: Self.preamble(application, development),
                                 admission: admission, retryMilliseconds: retry, telemetry: telemetry)))
                 case .failure(let error):
                     admission.release()

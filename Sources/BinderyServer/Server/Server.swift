@@ -17,11 +17,14 @@ public final class Server: @unchecked Sendable {
     private let lock = NSLock()
     private var heartbeat: DispatchSourceTimer?
     private var stalenessWatch: DispatchSourceTimer?
+    /// What pages are told about the app itself, in development.
+    private let development: DevelopmentNotices?
 
     /// A server for `application` with `configuration`; `application` was made
     /// with the encoding the server writes (`BinderyApp` makes both).
-    init(application: Application, configuration: ServerConfiguration) {
+    init(application: Application, configuration: ServerConfiguration, development: DevelopmentNotices? = nil) {
         var configuration = configuration
+        self.development = development
         let signIns = application.signIns.map {
             SignIns(
                 store: $0, lifetime: configuration.signInLifetime, idleLimit: configuration.signInIdleLimit,
@@ -50,7 +53,7 @@ public final class Server: @unchecked Sendable {
         let api = APIRouter(
             application: application, streams: admission,
             creations: SessionCreationRate(perSecond: configuration.sessionCreationRate, burst: configuration.sessionCreationBurst),
-            configuration: configuration, telemetry: telemetry, signIns: signIns)
+            configuration: configuration, telemetry: telemetry, signIns: signIns, development: development)
         let client = ClientFiles()
         let router = Router(
             edge: EdgePolicy(
@@ -156,6 +159,10 @@ public final class Server: @unchecked Sendable {
         }
         staleness.resume()
         lock.withLock { (heartbeat, stalenessWatch) = (timer, staleness) }
+        if let development {
+            development.startTelling { [http] in http.tell($0) }
+            if let descriptor = configuration.devLoopNotices { development.listen(to: descriptor) }
+        }
         let runtime = configuration.runtime
         application.startIdleReaper(every: min(.seconds(30), runtime.sessionIdleTimeout, runtime.unusedSessionTimeout / 2))
     }
@@ -169,6 +176,7 @@ public final class Server: @unchecked Sendable {
             stalenessWatch?.cancel()
             stalenessWatch = nil
         }
+        development?.stop()
         http.stop(grace: configuration.shutdownGrace)
         application.stop(grace: configuration.shutdownGrace)
     }

@@ -120,6 +120,13 @@ public struct ServerConfiguration: Sendable {
     /// and the identity it returns reaches the ViewModel factory and binds the
     /// session (`BinderyApp.authenticate`). nil: no authentication.
     public var authenticate: Authenticator?
+    /// Development only (`--development`): pages are told, as `bindery.dev`
+    /// events, of ViewModels that fail and of what the dev loop (`my-app dev`)
+    /// says; with `runtime.recordsTranscripts`, sessions download as tests.
+    public var development = false
+    /// Where the dev loop's notices arrive, one JSON object a line: a file
+    /// descriptor (standard input, under `my-app dev`); nil: no dev loop.
+    package var devLoopNotices: Int32?
     /// The runtime's limits, and the logger requests and streams are logged to too (`runtime.logger`).
     public var runtime = RuntimeConfiguration()
 

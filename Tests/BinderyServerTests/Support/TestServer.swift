@@ -17,13 +17,13 @@ final class TestServer: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Public")
     }
 
-    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }, register: (Application) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.publicDirectory = Self.publicDirectory
         configuration.databasePath = ":memory:"  // the catalog probes the todo list, which opens the database
         configure(&configuration)
-        server = try ExampleApp.makeServer(configuration)
+        server = try ExampleApp.makeServer(configuration, register: register)
         try server.start()
     }
 
