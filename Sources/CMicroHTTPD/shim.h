@@ -1,7 +1,7 @@
 // Thin shim over libmicrohttpd for Swift: the variadic MHD_start_daemon and
 // the macros Swift cannot import, the epoll and eventfd headers Glibc
-// does not bring (for the hang-up watcher), and the socket calls a stream's
-// bounds need (ioctl is variadic). Nothing else belongs here.
+// does not bring (for the hang-up watcher, on Linux), and the socket calls a
+// stream's bounds need (ioctl is variadic). Nothing else belongs here.
 #ifndef BINDERY_CMICROHTTPD_SHIM_H
 #define BINDERY_CMICROHTTPD_SHIM_H
 
@@ -14,9 +14,15 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
-/* The hang-up watcher watches streams' sockets beside libmicrohttpd. */
+/* The hang-up watcher watches streams' sockets beside libmicrohttpd: with epoll on
+   Linux, with poll(2) anywhere. */
+#include <poll.h>
+#ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+/* Linux's POLLRDHUP (the peer closed), which glibc declares only under _GNU_SOURCE. */
+static const short bindery_pollrdhup = 0x2000;
+#endif
 /* A stream's socket: what its kernel holds, and how it ends. */
 #include <sys/ioctl.h>
 #ifdef __linux__
@@ -32,6 +38,7 @@ typedef struct bindery_mhd_settings {
     unsigned int connection_timeout;  /* seconds of inactivity */
     unsigned int per_ip_connection_limit; /* 0 = unlimited */
     uint32_t ipv4_address;            /* the address to bind, in network byte order */
+    int use_poll;                     /* poll(2) rather than epoll (which only Linux has) */
 } bindery_mhd_settings;
 
 /// The callbacks of a daemon, all with the same closure.
@@ -58,8 +65,8 @@ static void bindery_mhd_log_formatted(void *cls, const char *format, va_list arg
     logger->log(logger->cls, message);
 }
 
-/// Starts an epoll daemon with an internal thread pool, suspend/resume, and
-/// inter-thread signalling (which MHD_quiesce_daemon needs with threads).
+/// Starts a daemon (epoll, or poll(2) where asked) with an internal thread pool,
+/// suspend/resume, and inter-thread signalling (which MHD_quiesce_daemon needs with threads).
 static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s, const bindery_mhd_callbacks *c,
                                                    bindery_mhd_logger *logger)
 {
@@ -67,8 +74,8 @@ static inline struct MHD_Daemon *bindery_mhd_start(const bindery_mhd_settings *s
     addr.sin_family = AF_INET;
     addr.sin_port = htons(s->port);
     addr.sin_addr.s_addr = s->ipv4_address;
-    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
-        | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    unsigned int flags = (s->use_poll ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_EPOLL_INTERNAL_THREAD)
+        | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     /* One worker is the daemon's own thread: a pool size of 0 or 1 is "ignored" with a
        warning, so the option is given only for a pool (an empty array otherwise). */
     struct MHD_OptionItem pool[] = {

@@ -246,8 +246,8 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
     /// Raises this process's open-file limit to its hard limit.
     static func raiseFileLimit() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(Platform.openFilesLimit, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        _ = setrlimit(Platform.openFilesLimit, &limit)
     }
 }

@@ -34,7 +34,7 @@ public enum Probe {
 
     /// The status of `GET path` from 127.0.0.1:`port`.
     static func status(of path: String, port: UInt16, timeoutSeconds: Int) throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = Platform.quietSocket()
         guard fd >= 0 else { throw Failure(description: "no socket") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -49,7 +49,7 @@ public enum Probe {
         }
         guard connected == 0 else { throw Failure(description: "nothing listens on 127.0.0.1:\(port)") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { throw Failure(description: "the request was not sent") }
+        guard send(fd, request, request.count, Platform.sendWithoutSignal) == request.count else { throw Failure(description: "the request was not sent") }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
         while !received.contains(UInt8(ascii: "\n")) {

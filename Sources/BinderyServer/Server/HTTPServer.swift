@@ -45,7 +45,7 @@ final class HTTPServer: @unchecked Sendable {
     private let proxies: TrustedProxies
     /// Tells streams whose client hung up while they slept: from `start` until
     /// the daemon has stopped (no stream exists outside that time).
-    private(set) var hangups: HangupWatcher!
+    private(set) var hangups: (any HangupWatcher)!
     /// Which requests are uploads, and the folder their files arrive in.
     let uploads: UploadReceiving
     /// The folder was made for this server (no --upload-directory): it goes when the server stops.
@@ -114,7 +114,8 @@ final class HTTPServer: @unchecked Sendable {
             connection_memory_limit: configuration.connectionMemoryBytes,
             connection_timeout: configuration.connectionTimeoutSeconds,
             per_ip_connection_limit: 0,
-            ipv4_address: address.s_addr
+            ipv4_address: address.s_addr,
+            use_poll: configuration.socketWaiting == .poll ? 1 : 0
         )
         var callbacks = bindery_mhd_callbacks(
             request: accessHandler, completed: requestCompleted, connection: connectionNotified,
@@ -122,7 +123,7 @@ final class HTTPServer: @unchecked Sendable {
         logger.pointee.cls = Unmanaged.passUnretained(self).toOpaque()
         try lock.withLock {
             guard state == .idle else { throw ServerError("a server starts once") }
-            hangups = HangupWatcher { [weak self] serial in
+            hangups = makeHangupWatcher(configuration.socketWaiting) { [weak self] serial in
                 guard let self else { return }
                 lock.withLock { connections[serial] }?.peerHungUp()
             }

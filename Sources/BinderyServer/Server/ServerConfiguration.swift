@@ -127,9 +127,29 @@ public struct ServerConfiguration: Sendable {
     /// Where the dev loop's notices arrive, one JSON object a line: a file
     /// descriptor (standard input, under `my-app dev`); nil: no dev loop.
     package var devLoopNotices: Int32?
+    /// How the server waits on sockets: epoll where there is one (Linux),
+    /// poll(2) elsewhere, or on Linux when asked (the tests run both).
+    package var socketWaiting = SocketWaiting.platformDefault
     /// The runtime's limits, and the logger requests and streams are logged to too (`runtime.logger`).
     public var runtime = RuntimeConfiguration()
 
     /// The defaults.
     public init() {}
+}
+
+/// How libmicrohttpd's workers and the hang-up watcher wait on sockets.
+package enum SocketWaiting: Sendable {
+    /// epoll (Linux only): a cost per ready socket, whatever the number open.
+    case epoll
+    /// poll(2) (every platform): a cost per open socket at each wait.
+    case poll
+
+    /// epoll on Linux, poll(2) elsewhere.
+    package static var platformDefault: SocketWaiting {
+        #if os(Linux)
+            .epoll
+        #else
+            .poll
+        #endif
+    }
 }
