@@ -147,6 +147,12 @@ final class DevelopmentTests: XCTestCase {
         XCTAssertEqual(FileStamps([folder], relativeTo: folder).changes(since: before), ["a.css", "b.html", "c.js"])
     }
 
+    func testTheLoopRefusesWhatCannotWorkBeforeItBuilds() {
+        // Run in this package's folder (swift test's): refused before any build starts.
+        XCTAssertEqual(DevLoop.run(["--port", "0"], command: "bindery"), 64, "a new port at each restart loses every page")
+        XCTAssertEqual(DevLoop.run(["--no-such-option"], command: "bindery"), 64)
+    }
+
     // MARK: Helpers
 
     /// The next `count` `bindery.dev` events of `stream`, their data.

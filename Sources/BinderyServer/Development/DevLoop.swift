@@ -45,6 +45,10 @@ package enum DevLoop {
             say("\(command) dev: \(error)")
             return 64
         }
+        guard configuration.port != 0 else {
+            say("\(command) dev: give a port other than 0: every page reconnects to the same one after each restart")
+            return 64
+        }
         // A process gone is written to no more: a write to it fails rather than ending the loop.
         signal(SIGPIPE, SIG_IGN)
         let stopRequested = Atomic<Bool>(false)
