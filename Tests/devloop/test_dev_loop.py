@@ -16,6 +16,7 @@ import time
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "browser"))
 from pages import make_browser, session_id, wait  # noqa: E402
@@ -122,6 +123,12 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
     for _ in range(2):
         browser.find_element(By.ID, "increment").click()
     wait(browser, lambda b: count(b) == "2")
+    # Typed into the step field (sent as setStep): 2 + 5.
+    step = browser.find_element(By.ID, "step")
+    step.send_keys(Keys.CONTROL, "a")
+    step.send_keys("5")
+    browser.find_element(By.ID, "increment").click()
+    wait(browser, lambda b: count(b) == "7")
     browser.execute_script("window.devMarker = 'this page, not reloaded'")
     same_page = lambda b: b.execute_script("return window.devMarker") == "this page, not reloaded"  # noqa: E731
     # Every development panel the page shows, however briefly (a fast rebuild's badge).
@@ -133,12 +140,14 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
         }).observe(document.body, { childList: true });
     """)
 
-    # A change to the ViewModel: rebuilt, restarted, and the page goes on with its count, as the new code shows it.
+    # A change to the ViewModel: rebuilt, restarted, and the page goes on with its count, as the new
+    # code shows it, and with the text typed into its field.
     mark = len(loop.output)
     edit(source, "self.count = count.asDriver()", "self.count = count.map { $0 * 10 }.asDriver(onErrorJustReturn: 0)")
     loop.wait_for("listening on", after=mark)
-    wait(browser, lambda b: count(b) == "20" and panel(b, "building") is None, timeout=30)
+    wait(browser, lambda b: count(b) == "70" and panel(b, "building") is None, timeout=30)
     assert browser.execute_script("return window.devStates") == ["building"]
+    assert browser.find_element(By.ID, "step").get_attribute("value") == "5"
     assert same_page(browser)
 
     # A compile error: shown in the page with its file and line; the last build goes on serving.
@@ -152,7 +161,7 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
     assert "cannot convert value of type 'String' to specified type 'Int'" in failed.text, failed.text
     assert 'let broken: Int = "x"' in failed.text, failed.text
     browser.find_element(By.ID, "increment").click()
-    wait(browser, lambda b: count(b) == "30")
+    wait(browser, lambda b: count(b) == "120")
     assert same_page(browser)
 
     # Fixed, with a crash on the way: the error goes, and a trap is shown where it is once the app is started again.
@@ -163,7 +172,7 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
          "        trap.subscribe(onNext: { fatalError(\"a trap the test set\") }).disposed(by: disposeBag)\n        self.count = count.map")
     trap_line = line_of(source, "fatalError(\"a trap the test set\")")
     loop.wait_for("listening on", after=mark)
-    wait(browser, lambda b: panel(b, "failed") is None and count(b) == "30", timeout=30)
+    wait(browser, lambda b: panel(b, "failed") is None and count(b) == "120", timeout=30)
     assert same_page(browser)
     session = session_id(browser)
     mark = len(loop.output)
@@ -174,7 +183,7 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
     assert crashed.find_element(By.CSS_SELECTOR, "[data-bindery-dev-place]").text == f"{VIEW_MODEL}:{trap_line}", crashed.text
     assert "Fatal error: a trap the test set" in crashed.text, crashed.text
     # The session was saved before the trap (once a second): the count is where it was.
-    wait(browser, lambda b: count(b) == "30")
+    wait(browser, lambda b: count(b) == "120")
 
     # A ViewModel whose output fails as it runs: the error, and where that output is declared.
     mark = len(loop.output)
@@ -182,7 +191,7 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
          "    public let canDecrement: Driver<Bool>\n    public let checked: Observable<Int>\n")
     edit(source, "        self.step = step.asDriver()\n",
          "        self.step = step.asDriver()\n"
-         "        checked = count.asObservable().map { n in if n >= 4 { throw CocoaError(.featureUnsupported) }; return n }\n")
+         "        checked = count.asObservable().map { n in if n >= 15 { throw CocoaError(.featureUnsupported) }; return n }\n")
     checked_line = line_of(source, "public let checked: Observable<Int>")
     loop.wait_for("listening on", after=mark)
     wait(browser, lambda b: panel(b, "crashed") is None, timeout=30)
@@ -202,7 +211,7 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
     assert same_page(browser)
     edit(os.path.join(APP, "Public/index.html"), "</head>", '  <link rel="stylesheet" href="/app.css">\n</head>')
     wait(browser, lambda b: not same_page(b), timeout=30)
-    wait(browser, lambda b: count(b) == "40")
+    wait(browser, lambda b: count(b) == "170")
     browser.execute_script("window.devMarker = 'this page, not reloaded'")
     background = "return getComputedStyle(document.body).backgroundColor"
     assert browser.execute_script(background) == "rgb(1, 2, 3)"
