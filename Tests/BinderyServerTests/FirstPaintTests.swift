@@ -311,4 +311,20 @@ extension FirstPaintTests {
             XCTAssertTrue(simple.html.contains(#"<link rel="modulepreload" href="/_bindery/v1/\#(digest)/\#(module)">"#), module)
         }
     }
+
+    /// A rendered page names the client's stylesheet under the release's digest (cached for
+    /// good: nothing to revalidate before it paints), and its script where a page's own module
+    /// imports it from, so that both are one module.
+    func testARenderedPageNamesTheStylesheetOfThisRelease() async throws {
+        let simple = await page("/simple.html")
+        let digest = ClientFiles().digest
+        XCTAssertTrue(simple.html.contains(#"<link rel="stylesheet" href="/_bindery/v1/\#(digest)/style.css">"#), simple.html)
+        XCTAssertFalse(simple.html.contains(#"href="/_bindery/v1/style.css""#))
+        XCTAssertTrue(simple.html.contains(#"<script type="module" src="/_bindery/v1/bindery.js"></script>"#))
+        let server = try TestServer()
+        let stylesheet = try server.client.get("/_bindery/v1/\(digest)/style.css")
+        XCTAssertEqual(stylesheet.status, 200)
+        XCTAssertEqual(stylesheet.header("Cache-Control"), "public, max-age=31536000, immutable")
+        XCTAssertEqual(stylesheet.header("Content-Type"), "text/css; charset=utf-8")
+    }
 }

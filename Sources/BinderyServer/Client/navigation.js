@@ -57,11 +57,18 @@ function isPagePath(path) {
   return !last.includes(".") || last.endsWith(".html");
 }
 
-/** The page's scripts and stylesheets, which a page changed in place must share. */
+/**
+ * The page's scripts and stylesheets, which a page changed in place must share. The client's
+ * stylesheet is one file whether a page names it as written or under the release's digest (as
+ * the server renders a page with bound roots).
+ */
 function resources(doc) {
+  const release = /^\/_bindery\/v1\/[^/]+\/(?=[^/]+$)/;
   return JSON.stringify({
     scripts: [...doc.querySelectorAll("script")].map((script) => script.src ? new URL(script.src, location.href).pathname : "inline").sort(),
-    styles: [...doc.querySelectorAll("link[rel~=stylesheet]")].map((link) => new URL(link.href, location.href).pathname).sort(),
+    styles: [...doc.querySelectorAll("link[rel~=stylesheet]")]
+      .map((link) => new URL(link.href, location.href).pathname.replace(release, "/_bindery/v1/"))
+      .sort(),
   });
 }
 

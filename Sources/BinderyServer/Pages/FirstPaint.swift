@@ -239,11 +239,21 @@ extension FirstPaint {
 
         /// Where the page loads the client (`<script type="module" src="/_bindery/v1/bindery.js">`),
         /// the client's modules are asked for with it: one round trip for all of them, not
-        /// one per level of imports, before the page can adopt its sessions.
+        /// one per level of imports, before the page can adopt its sessions. And the client's
+        /// stylesheet is named under this release's digest, cached for good: a return visit
+        /// paints with no revalidation between the page and its paint (the page itself, made
+        /// per request, always names the current release). The script keeps its URL: a page's
+        /// own module imports `/_bindery/v1/bindery.js` as the same module.
         private func preloadModules() {
             let client = "/\(ClientFiles.prefix)/\(ClientFiles.version)/"
             let modules = clientModules ?? client
+            var preloaded = false
             for case .element(let top) in nodes {
+                top.walk(entering: { $0.name != "template" }) { element in
+                    if element.name == "link", element["rel"] == "stylesheet", element["href"] == client + "style.css" {
+                        element.set("href", modules + "style.css")
+                    }
+                }
                 var parents: [(HTMLElement, Int)] = []
                 func find(_ element: HTMLElement) {
                     for (index, child) in element.children.enumerated() {
@@ -253,12 +263,12 @@ extension FirstPaint {
                     }
                 }
                 find(top)
-                guard let (parent, index) = parents.first else { continue }
+                guard !preloaded, let (parent, index) = parents.first else { continue }
+                preloaded = true
                 let links = ClientFiles.modules.map { name in
                     HTMLNode.element(HTMLElement(name: "link", attributes: [("rel", "modulepreload"), ("href", modules + name)]))
                 }
                 parent.children.insert(contentsOf: links, at: index + 1)
-                return
             }
         }
     }
