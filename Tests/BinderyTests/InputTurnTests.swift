@@ -1,3 +1,4 @@
+import BinderyLoopback
 import Foundation
 import XCTest
 
@@ -175,6 +176,64 @@ final class AnswerHoldTests: XCTestCase {
         XCTAssertEqual(generic.code, .viewModelFailed)
         XCTAssertFalse(generic.message.contains("DriverText"), generic.message)
         XCTAssertTrue(generic.cause?.contains("DriverText") ?? false)
+    }
+
+    /// A ViewModel that reads what it shows as it is made: its `init` (its bind) takes a hold.
+    final class Loads {
+        let loaded: Driver<Int>
+        init(finished: BehaviorRelay<Int>, holds: Locked<[AnswerHold?]>) {
+            loaded = finished.asDriver()
+            holds.withLock { $0.append(AnswerHold.take()) }
+        }
+    }
+
+    /// Creates a session of `loads`; the result once it comes.
+    private func create() -> (made: XCTestExpectation, result: Locked<Result<Session, BinderyError>?>) {
+        application.register("loads") { [finished, holds] _ in Loads(finished: finished, holds: holds) }
+        let made = expectation(description: "made")
+        let result = Locked<Result<Session, BinderyError>?>(nil)
+        application.createSession("loads") { created in
+            result.withLock { $0 = created }
+            made.fulfill()
+        }
+        return (made, result)
+    }
+
+    func testASessionIsMadeOnceWhatItsBindReadIsThereSoItsFirstSnapshotHasIt() async throws {
+        let (made, result) = create()
+        await waitForHolds(1)
+        XCTAssertNil(result.withLock { $0 }, "not made while its bind's read is under way")
+        finished.accept(42)
+        holds.withLock { $0[0]?.release() }
+        await fulfillment(of: [made], timeout: 5)
+        let session = try XCTUnwrap(try result.withLock { $0 }?.get())
+        let snapshot = try await session.snapshot()
+        XCTAssertEqual(snapshot.outputs.first { $0.name == "loaded" }.map { String(decoding: $0.json, as: UTF8.self) }, "42")
+    }
+
+    func testABindWhoseReadFailsMakesNoSession() async throws {
+        let (made, result) = create()
+        await waitForHolds(1)
+        holds.withLock { $0[0]?.release(failing: BinderyError(.databaseUnavailable, "the database is away")) }
+        await fulfillment(of: [made], timeout: 5)
+        guard case .failure(let error) = result.withLock({ $0 }) else { return XCTFail("made: \(String(describing: result.withLock { $0 }))") }
+        XCTAssertEqual(error.code, .databaseUnavailable)
+    }
+
+    func testABindWhoseReadOutlastsTheLimitIsMadeWithoutItAndTheReadArrivesLater() async throws {
+        let (made, result) = create()
+        await fulfillment(of: [made], timeout: 10)
+        let session = try XCTUnwrap(try result.withLock { $0 }?.get())
+        finished.accept(5)
+        holds.withLock { $0[0]?.release() }
+        let snapshot = try await session.snapshot()
+        XCTAssertEqual(snapshot.outputs.first { $0.name == "loaded" }.map { String(decoding: $0.json, as: UTF8.self) }, "5")
+    }
+
+    /// Waits until `count` holds were taken (the session's first turn ran).
+    private func waitForHolds(_ count: Int) async {
+        let taken = await eventually(within: .seconds(5)) { holds.withLock { $0.count } == count }
+        XCTAssertTrue(taken)
     }
 
     func testAnInputThatTakesNoHoldIsAnsweredInItsTurnAndOutsideATurnThereIsNoHold() async throws {

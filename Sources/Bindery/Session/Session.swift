@@ -95,9 +95,10 @@ package final class Session: @unchecked Sendable {
     /// Runs `work` in a turn and, once everything it caused inline has run,
     /// calls `completion` with what `answer` makes, in the same turn; for an
     /// input (`input`) whose work took holds on its answer, in a turn after
-    /// they are released.
+    /// they are released (or, past `heldAnswerTimeout`, with `answer_timeout`,
+    /// unless `answersLate`: then with what `answer` makes by then).
     private func perform<T>(
-        _ work: @escaping () throws -> Void = {}, input: InputTurn? = nil, answer: @escaping () throws -> T,
+        _ work: @escaping () throws -> Void = {}, input: InputTurn? = nil, answersLate: Bool = false, answer: @escaping () throws -> T,
         endedLate: (@Sendable (BinderyError?) -> Void)? = nil, completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         touch()
@@ -121,7 +122,7 @@ package final class Session: @unchecked Sendable {
                     pending?.whenReleased { _ in }
                     return completion(.failure(failure))
                 }
-                if let pending { return answerOnceReleased(pending, answer, endedLate: endedLate, completion) }
+                if let pending { return answerOnceReleased(pending, answer, answersLate: answersLate, endedLate: endedLate, completion) }
                 do {
                     completion(.success(try answer()))
                 } catch {
@@ -133,10 +134,11 @@ package final class Session: @unchecked Sendable {
     /// Answers an input whose work holds its answer: in a turn after the last
     /// release (with the failure a hold was released with, logged with its
     /// cause), or 504 `answer_timeout` if that takes longer than
-    /// `heldAnswerTimeout`, and then tells `endedLate` (in a turn) how the work ended.
+    /// `heldAnswerTimeout` (`answersLate`: what `answer` makes then), and then
+    /// tells `endedLate` (in a turn) how the work ended.
     private func answerOnceReleased<T>(
-        _ pending: PendingAnswer, _ answer: @escaping () throws -> T, endedLate: (@Sendable (BinderyError?) -> Void)?,
-        _ completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
+        _ pending: PendingAnswer, _ answer: @escaping () throws -> T, answersLate: Bool = false,
+        endedLate: (@Sendable (BinderyError?) -> Void)?, _ completion: @escaping @Sendable (Result<T, BinderyError>) -> Void
     ) {
         let limit = limits.heldAnswerTimeout
         pending.whenReleased(
@@ -152,6 +154,12 @@ package final class Session: @unchecked Sendable {
                 scheduler.async { completion(.failure(failure)) }
             },
             orElse: { [self] in
+                if answersLate {
+                    limits.logger.warning(
+                        "ViewModel made before the work its bind started finished",
+                        metadata: ["session": "\(id)", "view_model": "\(viewModelName)", "seconds": "\(limit.components.seconds)"])
+                    return perform(answer: answer, completion: completion)
+                }
                 scheduler.async {
                     completion(
                         .failure(
@@ -186,6 +194,13 @@ package final class Session: @unchecked Sendable {
     /// Makes the ViewModel with `make` and subscribes to its outputs, in the
     /// session's first turn; rebuilding from `stored`, its `SessionRelay`s
     /// take their stored values, and its event ids go on from the stored ones.
+    /// The turn is an input's: work that `bind` started and that holds its
+    /// answer (`AnswerHold`: a first read from a database, a durable write) is
+    /// done before the session is, so its first snapshot (a create's answer, a
+    /// page's first paint, a session rebuilt for a request) has what it read;
+    /// a hold released failing fails the start. Work that outlasts
+    /// `heldAnswerTimeout` leaves the session made without it: what it brings
+    /// reaches the streams.
     func start(
         declaredOutputs: [String: OutputKind], resuming stored: StoredSession? = nil, _ make: @escaping () throws -> Any,
         completion: @escaping @Sendable (Result<Void, BinderyError>) -> Void
@@ -233,7 +248,7 @@ package final class Session: @unchecked Sendable {
                     })
                 // Saved soon: a new session, or a rebuilt one as it runs here now.
                 onChange?(self)
-            }, answer: {}, completion: completion)
+            }, input: inputTurn, answersLate: true, answer: {}, completion: completion)
     }
 
     /// Makes the ViewModel and finds its ports, with the `SessionRelay`s it
