@@ -22,8 +22,10 @@ import Synchronization
 /// Work that failed releases its hold failing (`release(failing:)`), and the
 /// input is answered with that failure instead: a `BinderyError` as it is,
 /// anything else as a 500 whose words go to the log, not to the client.
-/// A hold let go of without `release` releases itself. Outside an input's
-/// turn (a timer, a service's callback, a ViewModel tested on its own)
+/// A hold let go of without `release` releases itself. The turn that makes
+/// a session's ViewModel is an input's too: a hold taken in `init` or `bind`
+/// (a first read) holds the session's start (`Session.start`). Outside such
+/// a turn (a timer, a service's callback, a ViewModel tested on its own)
 /// `take()` is nil: there is no answer to hold.
 ///
 /// Bindery's own durable writes take their hold themselves: a write through
