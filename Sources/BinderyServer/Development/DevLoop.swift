@@ -26,8 +26,8 @@ import Synchronization
 package enum DevLoop {
     /// Set (to 1) in the environment of the process the loop runs: it reads the loop's notices from its standard input.
     static let childVariable = "BINDERY_DEV_LOOP"
-    /// How often the files are looked at.
-    static let interval: Duration = .milliseconds(300)
+    /// How often the files are looked at, in seconds.
+    static let interval: TimeInterval = 0.3
 
     /// Runs the loop for the executable `command` (its product's name; `bindery serve` is `bindery`)
     /// with `arguments` for each process it starts; returns the exit status.
@@ -99,7 +99,7 @@ package enum DevLoop {
             var (swift, assets) = (swiftFiles, publicFiles)
             if build() { start() } else { say("fix it and save: the loop builds again") }
             while !stopped() {
-                Thread.sleep(forTimeInterval: Double(interval.components.attoseconds / 1_000_000_000_000) / 1_000_000)
+                Thread.sleep(forTimeInterval: interval)
                 if let app, !app.isRunning { ended(app) }
                 // Editors save in steps: what changed is acted on once it has settled.
                 var (nowSwift, nowAssets) = (swiftFiles, publicFiles)

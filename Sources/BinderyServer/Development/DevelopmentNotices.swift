@@ -15,7 +15,7 @@ import Foundation
 final class DevelopmentNotices: Sendable {
     private let sources: SourceLocator
     /// The standing state's event, which every new stream starts with.
-    private let current = Locked<[UInt8]>(DevelopmentNotices.event(DevNotice(state: "ok")))
+    private let current = Locked<[UInt8]>(ServerSentEvents.development(DevNotice(state: "ok").line))
     /// Every open stream is told each notice: the daemon's `tell`, once it is made.
     private let tell = Locked<(@Sendable ([UInt8]) -> Void)?>(nil)
     /// The dev loop's notices, being read (from `listen(to:)` to `stop()`).
@@ -37,13 +37,9 @@ final class DevelopmentNotices: Sendable {
 
     /// Tells every stream `notice`; one with a state stands until the next.
     func post(_ notice: DevNotice) {
-        let event = Self.event(notice)
+        let event = ServerSentEvents.development(notice.line)
         if notice.state != nil { current.withLock { $0 = event } }
         tell.withLock { $0 }?(event)
-    }
-
-    private static func event(_ notice: DevNotice) -> [UInt8] {
-        Array("event: bindery.dev\ndata: ".utf8) + Array(notice.line) + Array("\n\n".utf8)
     }
 
     /// A ViewModel failed as it ran (`RuntimeConfiguration.reportsProblems`).

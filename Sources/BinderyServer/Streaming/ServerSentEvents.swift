@@ -52,6 +52,12 @@ enum ServerSentEvents {
     private static let staleEvent = Array("event: bindery.stale\ndata: true\n\n".utf8)
     private static let currentEvent = Array("event: bindery.stale\ndata: false\n\n".utf8)
 
+    /// A development server's word about the app itself (`DevNotice`, one line of JSON):
+    /// for every stream, with no session and no id.
+    static func development(_ json: Data) -> [UInt8] {
+        Array("event: bindery.dev\ndata: ".utf8) + Array(json) + Array("\n\n".utf8)
+    }
+
     /// A comment that keeps proxies from closing an idle stream and finds dead clients.
     static let keepAlive = Array(": keep-alive\n\n".utf8)
 
