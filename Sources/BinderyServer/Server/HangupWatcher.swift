@@ -200,9 +200,12 @@ final class PollHangupWatcher: HangupWatcher, @unchecked Sendable {
                 if stopping.withLock({ $0 }) { break }
             }
             for (descriptor, serial) in zip(descriptors.dropFirst(), serials.dropFirst()) where descriptor.revents != 0 {
-                // A number closed and reused since the list was made is not this stream's any more.
-                if descriptor.revents & Int16(POLLNVAL) != 0 { continue }
-                let closed = descriptor.revents & (Int16(POLLHUP) | Int16(POLLERR) | Self.peerClosed) != 0 || Self.readsAsClosed(descriptor.fd)
+                // Not open (closed since the list was made): dropped if still listed, unreported.
+                let invalid = descriptor.revents & Int16(POLLNVAL) != 0
+                let closed =
+                    !invalid
+                    && (descriptor.revents & (Int16(POLLHUP) | Int16(POLLERR) | Self.peerClosed) != 0 || Self.readsAsClosed(descriptor.fd))
+                // A number closed and reused since the list was made is another stream's: only this serial's entry goes.
                 let ours = watched.withLock { watched -> Bool in
                     guard watched[descriptor.fd] == serial else { return false }
                     watched[descriptor.fd] = nil
