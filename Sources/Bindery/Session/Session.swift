@@ -92,6 +92,13 @@ package final class Session: @unchecked Sendable {
             published: published)
     }
 
+    /// Stops a debug build unless this thread is in one of the session's turns:
+    /// what the comment `// Confined to scheduler` says of the state above, checked.
+    @inline(__always)
+    private func assertInTurn(file: StaticString = #fileID, line: UInt = #line) {
+        assert(scheduler.isCurrent, "session \(id)'s state is touched only in its turns", file: file, line: line)
+    }
+
     /// Runs `work` in a turn and, once everything it caused inline has run,
     /// calls `completion` with what `answer` makes, in the same turn; for an
     /// input (`input`) whose work took holds on its answer, in a turn after
@@ -180,6 +187,7 @@ package final class Session: @unchecked Sendable {
     /// `error` as a client is told it: a `BinderyError` as it is, anything
     /// else without its words (they may be a database's), which are logged.
     private func problem(_ error: Error) -> BinderyError {
+        assertInTurn()
         let problem = error as? BinderyError ?? BinderyError(.viewModelFailed, "\(viewModelName) failed", cause: "\(error)")
         if let cause = problem.cause {
             limits.logger.error(
@@ -257,6 +265,7 @@ package final class Session: @unchecked Sendable {
     private func build(
         _ make: @escaping () throws -> Any, declaredOutputs: [String: OutputKind], restoring: Data?
     ) throws -> (ViewModelPorts, SessionState?) {
+        assertInTurn()
         let made = { [viewModelName] () throws -> ViewModelPorts in
             let viewModel: Any
             do {
@@ -374,7 +383,8 @@ package final class Session: @unchecked Sendable {
     /// keyed lists', which the input's changes reach the streams as: a change
     /// costs what it changes, and a client that wants the whole list asks.
     private func makeSnapshot(forInput: Bool = false) -> Snapshot {
-        broadcast.withLog { log in
+        assertInTurn()
+        return broadcast.withLog { log in
             let events = forInput ? log.snapshot(excluding: sentVersions) : log.snapshot
             return Snapshot(sessionID: id, viewModel: viewModelName, lastEventID: log.lastID, outputs: events.map { ($0.name, $0.json) })
         }
@@ -510,6 +520,7 @@ package final class Session: @unchecked Sendable {
     }
 
     private func remove(_ key: ObjectIdentifier) {
+        assertInTurn()
         guard subscribers.removeValue(forKey: key) != nil else { return }
         activity.withLock {
             feeding -= 1
@@ -575,6 +586,7 @@ package final class Session: @unchecked Sendable {
     }
 
     private func record(stoppedCleanly: Bool) -> StoredSession? {
+        assertInTurn()
         guard let origin else { return nil }
         let stateJSON: Data?
         do {
@@ -613,6 +625,7 @@ package final class Session: @unchecked Sendable {
     }
 
     private func disposeNow(moved: Bool = false) {
+        assertInTurn()
         guard !isDisposed else { return }
         isDisposed = true
         subscription?.dispose()

@@ -27,7 +27,7 @@ final class UploadFile: @unchecked Sendable {
         self.contentType = UploadRule.mediaType(contentType)
     }
 
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    deinit { if descriptor >= 0 { Platform.close(descriptor) } }
 
     /// Writes a piece at the end; false (and `failure` set) if it could not.
     @discardableResult
@@ -35,7 +35,7 @@ final class UploadFile: @unchecked Sendable {
         guard failure == nil, descriptor >= 0 else { return false }
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 failure = errno
@@ -69,7 +69,7 @@ final class UploadFile: @unchecked Sendable {
 
     private func close() {
         guard descriptor >= 0 else { return }
-        if Glibc.close(descriptor) != 0, failure == nil { failure = errno }
+        if Platform.close(descriptor) != 0, failure == nil { failure = errno }
         descriptor = -1
     }
 

@@ -36,7 +36,7 @@ public struct LineLogHandler: LogHandler {
         line.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Platform.write(2, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { if errno == EINTR { continue } else { return } }
                 offset += written
             }

@@ -128,6 +128,8 @@ final class Connection: @unchecked Sendable {
 
     /// A request line arrived: its target, before libmicrohttpd decodes it.
     func requestLine(target: UnsafePointer<CChar>) {
+        // Unlocked, as `handle` reads it: both on the daemon's thread, in its callbacks.
+        ThreadPlace.libmicrohttpd.assertInside("a request line's scan")
         self.target = RequestTarget.scan(target)
     }
 
@@ -139,12 +141,15 @@ final class Connection: @unchecked Sendable {
         method cMethod: UnsafePointer<CChar>, url cURL: UnsafePointer<CChar>, version cVersion: UnsafePointer<CChar>,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, isFirstCall: Bool
     ) -> MHD_Result {
+        ThreadPlace.libmicrohttpd.assertInside("a request's handling")
         /// What to do once the lock is released.
         enum Next {
             case result(MHD_Result)
+            /// Route `request` (of `method` to `url`), then take the lock again to answer it.
+            case route(Request, method: String, url: String)
             case later(@Sendable (_ reply: @escaping @Sendable (Response) -> Void) -> Void)
         }
-        let next = state.withLock { state -> Next in
+        let next = locked { state -> Next in
             if isFirstCall {
                 state.method = String(cString: cMethod)
                 state.url = String(cString: cURL)
@@ -226,32 +231,51 @@ final class Connection: @unchecked Sendable {
                 }
                 if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
                 state.route = RouteLabel(url, match: request.apiRoute)
-                switch server.route(request) {
-                case .now(let response):
-                    return .result(queue(response, in: &state, method: method, path: url))
-                case .later(let work):
-                    state.deadline = nil
-                    state.phase = .answering
-                    MHD_suspend_connection(pointer)
-                    return .later(work)
-                }
+                return .route(request, method: method, url: url)
             case .idle, .answering, .sending, .streaming, .done:
                 return .result(.YES)
             }
         }
-        switch next {
-        case .result(let result):
-            return result
-        case .later(let work):
-            // Outside the lock: the answer may come at once, on this thread.
-            work { [self] response in answer(response) }
-            return .YES
+        return proceed(next)
+        func proceed(_ next: Next) -> MHD_Result {
+            switch next {
+            case .result(let result):
+                return result
+            case .route(let request, let method, let url):
+                // Outside the lock: routing may read a file, render a page or ask the app who
+                // this is. The request stays `receiving` meanwhile; only this thread moves it on.
+                let routed = server.route(request)
+                return proceed(
+                    locked { state -> Next in
+                        switch routed {
+                        case .now(let response):
+                            return .result(queue(response, in: &state, method: method, path: url))
+                        case .later(let work):
+                            state.deadline = nil
+                            state.phase = .answering
+                            MHD_suspend_connection(pointer)
+                            return .later(work)
+                        }
+                    })
+            case .later(let work):
+                // Outside the lock: the answer may come at once, on this thread.
+                work { [self] response in answer(response) }
+                return .YES
+            }
         }
+    }
+
+    /// Runs `body` holding the connection's lock, which is taken before a stream's, never after
+    /// (checked in debug builds), and marks the thread as holding it: what must not run under it
+    /// (routing, a file's read) can check.
+    private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        ThreadPlace.streamLock.assertOutside("taking a connection's lock")
+        return try state.withLock { state in try ThreadPlace.connectionLock.within { try body(&state) } }
     }
 
     /// The answer a session made: queued when libmicrohttpd calls `handle` again.
     private func answer(_ response: Response) {
-        let discarded = state.withLock { state -> Bool in
+        let discarded = locked { state -> Bool in
             guard case .answering = state.phase else { return true }
             state.phase = .answered(response)
             MHD_resume_connection(pointer)
@@ -262,25 +286,25 @@ final class Connection: @unchecked Sendable {
 
     /// A keep-alive comment is due on the stream, if this connection is one.
     func heartbeat() {
-        state.withLock { $0.stream?.heartbeat() }
+        locked { $0.stream?.heartbeat() }
     }
 
     /// Tells the stream, if this connection is one, `bytes` of its own (`EventStream.tell`).
     func tell(_ bytes: [UInt8]) {
-        state.withLock { $0.stream?.tell(bytes) }
+        locked { $0.stream?.tell(bytes) }
     }
 
     /// The client hung up (the watcher saw it): a stream ends now rather than at
     /// its next write, and gives its place back.
     func peerHungUp() {
-        state.withLock { $0.stream?.close(.clientLeft) }
+        locked { $0.stream?.close(.clientLeft) }
     }
 
     /// The server stops: streams end now (clients reconnect later), the next
     /// request gets a 503, and a request still waiting for its session gets
     /// `answeringWith` if given (after the grace period).
     func drain(answeringWith response: Response? = nil) {
-        state.withLock { state in
+        locked { state in
             state.isDraining = true
             switch state.phase {
             case .streaming:
@@ -306,7 +330,7 @@ final class Connection: @unchecked Sendable {
     /// end it); a stalled stream's close is a reset, so that what the kernel
     /// holds for it is freed at once.
     func sweep(now: ContinuousClock.Instant, stallTimeout: Duration) -> Swept? {
-        state.withLock { state -> Swept? in
+        locked { state -> Swept? in
             guard !state.isShutDown else { return nil }
             if let deadline = state.deadline, now >= deadline.at {
                 shutDown(&state)
@@ -339,17 +363,19 @@ final class Connection: @unchecked Sendable {
         state.isShutDown = true
         state.deadline = nil
         // The descriptor is libmicrohttpd's until `closed`, which takes this lock first.
-        if socket != bindery_mhd_invalid_socket() { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        if socket != bindery_mhd_invalid_socket() { Platform.shutDown(socket) }
     }
 
     /// libmicrohttpd finished the request (sent, failed or aborted): give back what it held.
     func requestCompleted() {
-        state.withLock { finishRequest(&$0, next: .idle) }
+        ThreadPlace.libmicrohttpd.assertInside("a request's completion")
+        locked { finishRequest(&$0, next: .idle) }
     }
 
     /// libmicrohttpd closed the connection: nothing touches it again.
     func closed() {
-        state.withLock { state in
+        ThreadPlace.libmicrohttpd.assertInside("a connection's closing")
+        locked { state in
             finishRequest(&state, next: .done)
             state.deadline = nil
         }

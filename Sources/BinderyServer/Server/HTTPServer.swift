@@ -305,6 +305,14 @@ private let libmicrohttpdMessage: @convention(c) (UnsafeMutableRawPointer?, Unsa
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method, version, upload, uploadSize, context in
+    ThreadPlace.libmicrohttpd.within { handle(pointer, url, method, version, upload, uploadSize, context) }
+}
+
+@inline(__always)
+private func handle(
+    _ pointer: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
+    _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
     guard let pointer, let url, let method, let version, let uploadSize, let context else { return .NO }
     let isFirstCall = context.pointee == nil
     if isFirstCall {
@@ -320,23 +328,25 @@ private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method
 /// Returns nil, so the access handler's first call still finds no context.
 private let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, target, pointer in
     guard let target, let pointer, let context = bindery_mhd_socket_context(pointer) else { return nil }
-    Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().requestLine(target: target)
+    ThreadPlace.libmicrohttpd.within { Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().requestLine(target: target) }
     return nil
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, context, _ in
     guard let context, let pointer = context.pointee else { return }
-    Unmanaged<Connection>.fromOpaque(pointer).takeUnretainedValue().requestCompleted()
+    ThreadPlace.libmicrohttpd.within { Unmanaged<Connection>.fromOpaque(pointer).takeUnretainedValue().requestCompleted() }
     context.pointee = nil
 }
 
 private let connectionNotified: MHD_NotifyConnectionCallback = { cls, pointer, socketContext, event in
     guard let cls, let pointer, let socketContext else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    if bindery_mhd_connection_started(event) != 0 {
-        socketContext.pointee = server.connectionStarted(pointer)
-    } else if bindery_mhd_connection_closed(event) != 0 {
-        if let context = socketContext.pointee { server.connectionClosed(context) }
-        socketContext.pointee = nil
+    ThreadPlace.libmicrohttpd.within {
+        if bindery_mhd_connection_started(event) != 0 {
+            socketContext.pointee = server.connectionStarted(pointer)
+        } else if bindery_mhd_connection_closed(event) != 0 {
+            if let context = socketContext.pointee { server.connectionClosed(context) }
+            socketContext.pointee = nil
+        }
     }
 }

@@ -118,14 +118,14 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 
     /// The stream is `connection`'s response from now: it wakes it, and its subscriptions wake the stream.
     func attach(to connection: OpaquePointer) {
-        state.withLock { $0.connection = connection }
+        locked { $0.connection = connection }
         for subscription in subscriptions { subscription.wake = self }
     }
 
     /// The request ended (sent, failed, aborted): the stream closes, if it has
     /// not, for `reason`, and never touches the connection again.
     func detach(_ reason: StreamEnding) {
-        state.withLock { state in
+        locked { state in
             close(&state, reason)
             state.connection = nil
             state.isSuspended = false
@@ -145,12 +145,13 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 
     /// Fills `buffer` with what the stream has, up to its size.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        state.withLock { fill(&$0, buffer) }
+        locked { fill(&$0, buffer) }
     }
 
     /// libmicrohttpd's content reader: bytes, the end, or suspend and 0.
     fileprivate func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        state.withLock { state in
+        ThreadPlace.libmicrohttpd.assertInside("a stream's read")
+        return locked { state in
             // The read after an event's, nearly always: nothing came since.
             if let check = state.idleCheck {
                 if check.isStillIdle { return suspend(&state) }
@@ -247,12 +248,12 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 
     /// A subscription has bytes again: resume the connection if it sleeps.
     func subscriptionHasItems() {
-        state.withLock { resume(&$0) }
+        locked { resume(&$0) }
     }
 
     /// A keep-alive comment is due.
     func heartbeat() {
-        state.withLock { state in
+        locked { state in
             state.heartbeatDue = true
             state.idleCheck = nil
             resume(&state)
@@ -262,7 +263,7 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     /// Says `bytes` (whole server-sent events of the stream's own: the server's
     /// data stale or current again) before whatever comes next.
     func tell(_ bytes: [UInt8]) {
-        state.withLock { state in
+        locked { state in
             guard !state.isClosed else { return }
             state.own += bytes
             state.idleCheck = nil
@@ -273,7 +274,7 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     /// Ends the stream now for `reason` (the client hung up, the server
     /// stops): its next read ends it, and a sleeping connection is woken for it.
     func close(_ reason: StreamEnding) {
-        state.withLock { state in
+        locked { state in
             close(&state, reason)
             resume(&state)
         }
@@ -302,6 +303,13 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     }
 
     /// Reports what was written since the last report.
+    /// Runs `body` holding the stream's lock, the thread marked as holding it (debug
+    /// builds): the connection's lock comes before it, never after (`Connection`).
+    @inline(__always)
+    private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try state.withLock { state in try ThreadPlace.streamLock.within { try body(&state) } }
+    }
+
     private func report(_ state: inout State) {
         telemetry.delivered(events: state.eventsWritten - state.eventsCounted, bytes: state.bytesWritten - state.bytesCounted)
         state.eventsCounted = state.eventsWritten
@@ -312,7 +320,9 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 /// The stream's reader: `cls` is the `EventStream`, which the response holds.
 private let streamRead: MHD_ContentReaderCallback = { cls, _, buffer, max in
     guard let cls, let buffer else { return bindery_mhd_reader_end_with_error() }
-    return Unmanaged<EventStream>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.read(into: buffer, max: max) }
+    return ThreadPlace.libmicrohttpd.within {
+        Unmanaged<EventStream>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.read(into: buffer, max: max) }
+    }
 }
 
 /// libmicrohttpd freed the response: its reference to the stream goes.

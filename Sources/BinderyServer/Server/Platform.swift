@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The few system constants Glibc and Darwin spell differently, in one place,
@@ -20,6 +22,35 @@ enum Platform {
         /// Darwin has no `MSG_NOSIGNAL`: the socket is made with `SO_NOSIGPIPE` instead (`quietSocket`).
         static let sendWithoutSignal: Int32 = 0
     #endif
+
+    /// `write(2)`, named by its system's module: where a method of the same name is in scope.
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(descriptor, bytes, count)
+        #else
+            Darwin.write(descriptor, bytes, count)
+        #endif
+    }
+
+    /// `close(2)`, as `write`.
+    @discardableResult
+    static func close(_ descriptor: Int32) -> Int32 {
+        #if canImport(Glibc)
+            Glibc.close(descriptor)
+        #else
+            Darwin.close(descriptor)
+        #endif
+    }
+
+    /// `shutdown(2)` of both directions, as `write`.
+    @discardableResult
+    static func shutDown(_ descriptor: Int32) -> Int32 {
+        #if canImport(Glibc)
+            Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        #else
+            Darwin.shutdown(descriptor, SHUT_RDWR)
+        #endif
+    }
 
     /// A TCP socket whose writes to a closed peer fail rather than raise SIGPIPE (-1 if none could be made).
     static func quietSocket() -> Int32 {
