@@ -30,7 +30,7 @@ struct Router: Sendable {
     static let healthy = Response.json(Data(#"{"status":"ok"}"#.utf8))
 
     func respond(to request: Request) -> Answer {
-        ThreadPlace.connectionLock.assertOutside("routing")
+        assertNotIn(.connectionLock, "routing")
         var admitted = request
         do {
             try edge.admit(&admitted)

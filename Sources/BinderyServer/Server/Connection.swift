@@ -129,7 +129,7 @@ final class Connection: @unchecked Sendable {
     /// A request line arrived: its target, before libmicrohttpd decodes it.
     func requestLine(target: UnsafePointer<CChar>) {
         // Unlocked, as `handle` reads it: both on the daemon's thread, in its callbacks.
-        ThreadPlace.libmicrohttpd.assertInside("a request line's scan")
+        assertIn(.libmicrohttpd, "a request line's scan")
         self.target = RequestTarget.scan(target)
     }
 
@@ -141,13 +141,12 @@ final class Connection: @unchecked Sendable {
         method cMethod: UnsafePointer<CChar>, url cURL: UnsafePointer<CChar>, version cVersion: UnsafePointer<CChar>,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, isFirstCall: Bool
     ) -> MHD_Result {
-        ThreadPlace.libmicrohttpd.assertInside("a request's handling")
+        assertIn(.libmicrohttpd, "a request's handling")
         /// What to do once the lock is released.
         enum Next {
             case result(MHD_Result)
-            /// Route `request` (of `method` to `url`), then take the lock again to answer it.
-            case route(Request, method: String, url: String)
-            case later(@Sendable (_ reply: @escaping @Sendable (Response) -> Void) -> Void)
+            /// Make the request of `body` (of `method` to `url`) and route it, then take the lock again to answer it.
+            case route(RequestBody, method: String, url: String)
         }
         let next = locked { state -> Next in
             if isFirstCall {
@@ -204,73 +203,75 @@ final class Connection: @unchecked Sendable {
                     let answer = url == "/healthz" ? Router.healthy : server.stopping.closing
                     return .result(queue(answer, in: &state, method: method, path: url))
                 }
-                let (headers, repeated) = requestHeaders()
-                // A page reads any argument (its roots' sessions, data-bindery-query); the API only its own.
-                let query = strncmp(cURL, "/api/", 5) == 0 ? values(.GET_ARGUMENT_KIND, Request.queryNames) : all(.GET_ARGUMENT_KIND, lowercased: false)
-                var request = Request(method: method, path: url, headers: headers, body: body.data, query: query)
-                if let file = body.file {
-                    guard let upload = file.finish() else {
-                        return .result(queue(UploadReceiving.failed(file.failure).closing, in: &state, method: method, path: url))
-                    }
-                    let token = UploadedFiles.shared.register(upload)
-                    state.uploadToken = token
-                    request.upload = token
-                }
-                request.version = String(cString: cVersion)
-                request.repeatedHeaders = repeated
-                request.peer = peer
-                if let token = BrowserCookie.name.withCString({ MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }).map({ String(cString: $0) }),
-                    BrowserCookie.isValid(token)
-                {
-                    request.browser = token
-                }
-                if server.configuration.readsSignInCookie {
-                    for name in [SignIns.secureCookieName, SignIns.cookieName] where request.signInToken == nil {
-                        request.signInToken = name.withCString { MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }.map { String(cString: $0) }
-                    }
-                }
-                if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
-                state.route = RouteLabel(url, match: request.apiRoute)
-                return .route(request, method: method, url: url)
+                return .route(body, method: method, url: url)
             case .idle, .answering, .sending, .streaming, .done:
                 return .result(.YES)
             }
         }
-        return proceed(next)
-        func proceed(_ next: Next) -> MHD_Result {
-            switch next {
-            case .result(let result):
-                return result
-            case .route(let request, let method, let url):
-                // Outside the lock: routing may read a file, render a page or ask the app who
-                // this is. The request stays `receiving` meanwhile; only this thread moves it on.
-                let routed = server.route(request)
-                return proceed(
-                    locked { state -> Next in
-                        switch routed {
-                        case .now(let response):
-                            return .result(queue(response, in: &state, method: method, path: url))
-                        case .later(let work):
-                            state.deadline = nil
-                            state.phase = .answering
-                            MHD_suspend_connection(pointer)
-                            return .later(work)
-                        }
-                    })
-            case .later(let work):
-                // Outside the lock: the answer may come at once, on this thread.
-                work { [self] response in answer(response) }
-                return .YES
+        guard case .route(let body, let method, let url) = next else {
+            if case .result(let result) = next { return result }
+            return .YES
+        }
+        // Outside the lock from here: the request is made (libmicrohttpd's lookups, an upload's
+        // file closed), routed (a file read, a page rendered, the app asked who this is), and only
+        // then is the lock taken again to answer or to wait. The request stays `receiving`
+        // meanwhile; only this thread moves it on.
+        let (headers, repeated) = requestHeaders()
+        // A page reads any argument (its roots' sessions, data-bindery-query); the API only its own.
+        let query = strncmp(cURL, "/api/", 5) == 0 ? values(.GET_ARGUMENT_KIND, Request.queryNames) : all(.GET_ARGUMENT_KIND, lowercased: false)
+        var request = Request(method: method, path: url, headers: headers, body: body.data, query: query)
+        if let file = body.file {
+            guard let upload = file.finish() else {
+                return locked { queue(UploadReceiving.failed(file.failure).closing, in: &$0, method: method, path: url) }
             }
+            request.upload = UploadedFiles.shared.register(upload)
+        }
+        request.version = String(cString: cVersion)
+        request.repeatedHeaders = repeated
+        request.peer = peer
+        if let token = BrowserCookie.name.withCString({ MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }).map({ String(cString: $0) }),
+            BrowserCookie.isValid(token)
+        {
+            request.browser = token
+        }
+        if server.configuration.readsSignInCookie {
+            for name in [SignIns.secureCookieName, SignIns.cookieName] where request.signInToken == nil {
+                request.signInToken = name.withCString { MHD_lookup_connection_value(pointer, .COOKIE_KIND, $0) }.map { String(cString: $0) }
+            }
+        }
+        if server.configuration.authenticate != nil { request.everything = (all(.HEADER_KIND, lowercased: true), all(.COOKIE_KIND, lowercased: false)) }
+        let route = RouteLabel(url, match: request.apiRoute)
+        let (upload, routed) = (request.upload, server.route(request))
+        switch routed {
+        case .now(let response):
+            return locked { state in
+                (state.route, state.uploadToken) = (route, upload)
+                return queue(response, in: &state, method: method, path: url)
+            }
+        case .later(let work):
+            locked { state in
+                (state.route, state.uploadToken) = (route, upload)
+                state.deadline = nil
+                state.phase = .answering
+                MHD_suspend_connection(pointer)
+            }
+            // Outside the lock: the answer may come at once, on this thread.
+            work { [self] response in answer(response) }
+            return .YES
         }
     }
 
     /// Runs `body` holding the connection's lock, which is taken before a stream's, never after
     /// (checked in debug builds), and marks the thread as holding it: what must not run under it
     /// (routing, a file's read) can check.
+    @inline(__always)
     private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        ThreadPlace.streamLock.assertOutside("taking a connection's lock")
-        return try state.withLock { state in try ThreadPlace.connectionLock.within { try body(&state) } }
+        assertNotIn(.streamLock, "taking a connection's lock")
+        #if DEBUG
+            return try state.withLock { state in try marking(.connectionLock) { try body(&state) } }
+        #else
+            return try state.withLock(body)
+        #endif
     }
 
     /// The answer a session made: queued when libmicrohttpd calls `handle` again.
@@ -368,13 +369,13 @@ final class Connection: @unchecked Sendable {
 
     /// libmicrohttpd finished the request (sent, failed or aborted): give back what it held.
     func requestCompleted() {
-        ThreadPlace.libmicrohttpd.assertInside("a request's completion")
+        assertIn(.libmicrohttpd, "a request's completion")
         locked { finishRequest(&$0, next: .idle) }
     }
 
     /// libmicrohttpd closed the connection: nothing touches it again.
     func closed() {
-        ThreadPlace.libmicrohttpd.assertInside("a connection's closing")
+        assertIn(.libmicrohttpd, "a connection's closing")
         locked { state in
             finishRequest(&state, next: .done)
             state.deadline = nil

@@ -305,7 +305,7 @@ private let libmicrohttpdMessage: @convention(c) (UnsafeMutableRawPointer?, Unsa
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = { _, pointer, url, method, version, upload, uploadSize, context in
-    ThreadPlace.libmicrohttpd.within { handle(pointer, url, method, version, upload, uploadSize, context) }
+    marking(.libmicrohttpd) { handle(pointer, url, method, version, upload, uploadSize, context) }
 }
 
 @inline(__always)
@@ -328,20 +328,20 @@ private func handle(
 /// Returns nil, so the access handler's first call still finds no context.
 private let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, target, pointer in
     guard let target, let pointer, let context = bindery_mhd_socket_context(pointer) else { return nil }
-    ThreadPlace.libmicrohttpd.within { Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().requestLine(target: target) }
+    marking(.libmicrohttpd) { Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().requestLine(target: target) }
     return nil
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, context, _ in
     guard let context, let pointer = context.pointee else { return }
-    ThreadPlace.libmicrohttpd.within { Unmanaged<Connection>.fromOpaque(pointer).takeUnretainedValue().requestCompleted() }
+    marking(.libmicrohttpd) { Unmanaged<Connection>.fromOpaque(pointer).takeUnretainedValue().requestCompleted() }
     context.pointee = nil
 }
 
 private let connectionNotified: MHD_NotifyConnectionCallback = { cls, pointer, socketContext, event in
     guard let cls, let pointer, let socketContext else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    ThreadPlace.libmicrohttpd.within {
+    marking(.libmicrohttpd) {
         if bindery_mhd_connection_started(event) != 0 {
             socketContext.pointee = server.connectionStarted(pointer)
         } else if bindery_mhd_connection_closed(event) != 0 {

@@ -12,3 +12,32 @@ extension ThreadPlace {
     /// lock is never taken here.
     static let streamLock = ThreadPlace("holding an event stream's lock")
 }
+
+// The server's uses go through these, so that a release build keeps nothing of them: not a
+// call, not the places' lazy globals (on the paths of every request and every event).
+
+/// `body`, with the thread marked as in `place` (debug builds).
+@inline(__always)
+func marking<Result>(_ place: @autoclosure () -> ThreadPlace, _ body: () throws -> Result) rethrows -> Result {
+    #if DEBUG
+        return try place().within(body)
+    #else
+        return try body()
+    #endif
+}
+
+/// Stops a debug build unless this thread is in `place`.
+@inline(__always)
+func assertIn(_ place: @autoclosure () -> ThreadPlace, _ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+    #if DEBUG
+        place().assertInside(what(), file: file, line: line)
+    #endif
+}
+
+/// Stops a debug build if this thread is in `place`.
+@inline(__always)
+func assertNotIn(_ place: @autoclosure () -> ThreadPlace, _ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+    #if DEBUG
+        place().assertOutside(what(), file: file, line: line)
+    #endif
+}

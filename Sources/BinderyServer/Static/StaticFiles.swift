@@ -21,7 +21,7 @@ struct StaticFiles: Sendable {
 
     /// The page `route` serves, its root given `parameters` (see `PageRoute`).
     func page(_ route: PageRoute, parameters: [String: JSONValue], for request: Request) throws -> Response {
-        ThreadPlace.connectionLock.assertOutside("a file's read")
+        assertNotIn(.connectionLock, "a file's read")
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }
@@ -43,7 +43,7 @@ struct StaticFiles: Sendable {
 
     /// The app's page `name` (`403.html`) with `status`, if it has one.
     func ownPage(_ name: String, status: Int) -> Response? {
-        ThreadPlace.connectionLock.assertOutside("a file's read")
+        assertNotIn(.connectionLock, "a file's read")
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { return nil }
         var response = Response(
             status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: .data(data))
@@ -53,7 +53,7 @@ struct StaticFiles: Sendable {
 
     /// The file `request` names, or nil if there is none.
     func file(for request: Request) throws -> Response? {
-        ThreadPlace.connectionLock.assertOutside("a file's read")
+        assertNotIn(.connectionLock, "a file's read")
         guard request.method == "GET" || request.method == "HEAD" else {
             throw HTTPError.methodNotAllowed(request.method, allowed: ["GET", "HEAD"])
         }

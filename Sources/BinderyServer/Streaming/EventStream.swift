@@ -150,7 +150,7 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 
     /// libmicrohttpd's content reader: bytes, the end, or suspend and 0.
     fileprivate func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        ThreadPlace.libmicrohttpd.assertInside("a stream's read")
+        assertIn(.libmicrohttpd, "a stream's read")
         return locked { state in
             // The read after an event's, nearly always: nothing came since.
             if let check = state.idleCheck {
@@ -307,7 +307,11 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     /// builds): the connection's lock comes before it, never after (`Connection`).
     @inline(__always)
     private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try state.withLock { state in try ThreadPlace.streamLock.within { try body(&state) } }
+        #if DEBUG
+            try state.withLock { state in try marking(.streamLock) { try body(&state) } }
+        #else
+            try state.withLock(body)
+        #endif
     }
 
     private func report(_ state: inout State) {
@@ -320,7 +324,7 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
 /// The stream's reader: `cls` is the `EventStream`, which the response holds.
 private let streamRead: MHD_ContentReaderCallback = { cls, _, buffer, max in
     guard let cls, let buffer else { return bindery_mhd_reader_end_with_error() }
-    return ThreadPlace.libmicrohttpd.within {
+    return marking(.libmicrohttpd) {
         Unmanaged<EventStream>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.read(into: buffer, max: max) }
     }
 }
