@@ -147,6 +147,8 @@ final class Connection: @unchecked Sendable {
             case result(MHD_Result)
             /// Make the request of `body` (of `method` to `url`) and route it, then take the lock again to answer it.
             case route(RequestBody, method: String, url: String)
+            /// Add the piece of the body that came to `body` (memory, or an upload's file).
+            case append(RequestBody)
         }
         let next = locked { state -> Next in
             if isFirstCall {
@@ -184,10 +186,8 @@ final class Connection: @unchecked Sendable {
                 return .result(.YES)
             }
             if uploadSize.pointee > 0 {
-                if case .receiving(let body) = state.phase, let upload {
-                    body.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee))
-                }
-                uploadSize.pointee = 0  // taken, or dropped after an early answer
+                if case .receiving(let body) = state.phase, upload != nil { return .append(body) }
+                uploadSize.pointee = 0  // dropped after an early answer
                 return .result(.YES)
             }
             switch state.phase {
@@ -208,9 +208,18 @@ final class Connection: @unchecked Sendable {
                 return .result(.YES)
             }
         }
-        guard case .route(let body, let method, let url) = next else {
-            if case .result(let result) = next { return result }
+        let body: RequestBody, method: String, url: String
+        switch next {
+        case .result(let result):
+            return result
+        case .append(let receiving):
+            // Outside the lock: an upload's piece is a write to its file. Only this thread
+            // touches the body until the request ends, and the request ends on this thread.
+            if let upload { receiving.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee)) }
+            uploadSize.pointee = 0  // taken
             return .YES
+        case .route(let receiving, let requestMethod, let requestURL):
+            (body, method, url) = (receiving, requestMethod, requestURL)
         }
         // Outside the lock from here: the request is made (libmicrohttpd's lookups, an upload's
         // file closed), routed (a file read, a page rendered, the app asked who this is), and only
