@@ -89,19 +89,11 @@ final class AuthViewModel: ViewModelBinding {
     let next: String
 
     init(mode: Mode, store: any ConduitStore, accounts: Accounts, client: String?, next: String?) {
-        self.next = Self.sameSite(next)
+        self.next = BrowserSignIn.pathOfThisSite(next) ?? "/"
         self.mode = mode
         self.store = store
         self.accounts = accounts
         self.client = client
-    }
-
-    /// `next` if it is a path of this site (`/settings`, not `//evil.example`, `https://…` or `/\evil`); else `/`.
-    static func sameSite(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
-            !next.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else { return "/" }
-        return next
     }
 
     func bind(_ input: Input) -> Output {

@@ -50,10 +50,23 @@ public final class BrowserSignIn: Sendable {
     /// just closed to it might never get. Any input may: an editor's publish goes
     /// to the article it made this way. Anything but a path of this site is ignored.
     public func go(to path: String) {
-        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
-            !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
-        else { return }
+        guard let path = Self.pathOfThisSite(path) else { return }
         intents.go(to: path)
+    }
+
+    /// `path` if it is a path of this site (`/me`, `/todos/groceries#list`), else nil: not
+    /// another site's (`//evil.example`, `https://…`, `/\evil.example`, which browsers read
+    /// as `//`), nor one with a space or a control character. What `go(to:)` accepts, and
+    /// what a sign-in page may send a browser on to (its `?next=`, else `/`):
+    ///
+    /// ```swift
+    /// self.next = BrowserSignIn.pathOfThisSite(next) ?? "/"
+    /// ```
+    public static func pathOfThisSite(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
+            !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else { return nil }
+        return path
     }
 }
 

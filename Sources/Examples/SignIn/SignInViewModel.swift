@@ -40,16 +40,8 @@ final class SignInViewModel: ViewModelBinding {
     init(accounts: Accounts?, identity: Identity?, next: String?, client: String?) {
         self.accounts = accounts
         self.identity = identity
-        self.next = Self.sameSite(next)
+        self.next = BrowserSignIn.pathOfThisSite(next) ?? "/"
         self.client = client
-    }
-
-    /// `next` if it is a path of this site (`/me`, not `//evil.example`, `https://…` or `/\evil`); else `/`.
-    static func sameSite(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
-            !next.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else { return "/" }
-        return next
     }
 
     func bind(_ input: Input) -> Output {
