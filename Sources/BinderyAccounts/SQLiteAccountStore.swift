@@ -45,25 +45,17 @@ package final class SQLiteAccountStore: AccountStore {
     }
 
     package func find(login: String) async throws -> AccountRecord? {
-        do {
-            return try await database.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM bindery_account WHERE login = ?", arguments: [login]).map { row in
-                    AccountRecord(
-                        id: row["id"], login: row["login"], passwordHash: row["password_hash"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
-                }
+        try await database.readAnswerably { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM bindery_account WHERE login = ?", arguments: [login]).map { row in
+                AccountRecord(
+                    id: row["id"], login: row["login"], passwordHash: row["password_hash"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
             }
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
         }
     }
 
     package func setPasswordHash(_ hash: String, ofAccount id: String) async throws {
-        do {
-            try await database.write { db in
-                try db.execute(sql: "UPDATE bindery_account SET password_hash = ? WHERE id = ?", arguments: [hash, id])
-            }
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
+        try await database.writeAnswerably { db in
+            try db.execute(sql: "UPDATE bindery_account SET password_hash = ? WHERE id = ?", arguments: [hash, id])
         }
     }
 }

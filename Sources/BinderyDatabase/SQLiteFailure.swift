@@ -32,3 +32,25 @@ extension BinderyError {
         }
     }
 }
+
+extension DatabaseWriter {
+    /// `write(work)`, a failure for the database's sake thrown as Bindery answers it
+    /// (`BinderyError.sqliteFailure`: 507, 503), any other (a constraint, the work's own
+    /// error) as it was: what a store's writes throw.
+    public func writeAnswerably<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await write(work)
+        } catch {
+            throw BinderyError.sqliteFailure(error) ?? error
+        }
+    }
+
+    /// `read(work)`, its failures as `writeAnswerably`'s.
+    public func readAnswerably<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await read(work)
+        } catch {
+            throw BinderyError.sqliteFailure(error) ?? error
+        }
+    }
+}

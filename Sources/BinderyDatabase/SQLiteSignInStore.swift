@@ -17,7 +17,7 @@ package final class SQLiteSignInStore: SignInStore {
 
     package func insert(_ record: SignInRecord) async throws {
         let attributes = try JSONEncoder().encode(record.identity.attributes)
-        try await write { db in
+        try await database.writeAnswerably { db in
             try db.execute(
                 sql: """
                     INSERT INTO bindery_sign_in (token_hash, identity, identity_attributes, created_at, last_used_at, kind, name)
@@ -31,24 +31,24 @@ package final class SQLiteSignInStore: SignInStore {
     }
 
     package func find(tokenHash: String) async throws -> SignInRecord? {
-        try await read { db in
+        try await database.readAnswerably { db in
             try Row.fetchOne(db, sql: "SELECT * FROM bindery_sign_in WHERE token_hash = ?", arguments: [tokenHash]).map(Self.record)
         }
     }
 
     package func touch(tokenHash: String, at: Date) async throws {
-        try await write { db in
+        try await database.writeAnswerably { db in
             try db.execute(
                 sql: "UPDATE bindery_sign_in SET last_used_at = ? WHERE token_hash = ?", arguments: [at.timeIntervalSince1970, tokenHash])
         }
     }
 
     package func delete(tokenHash: String) async throws {
-        try await write { db in try db.execute(sql: "DELETE FROM bindery_sign_in WHERE token_hash = ?", arguments: [tokenHash]) }
+        try await database.writeAnswerably { db in try db.execute(sql: "DELETE FROM bindery_sign_in WHERE token_hash = ?", arguments: [tokenHash]) }
     }
 
     package func deleteAll(identity: String) async throws -> [String] {
-        try await write { db in
+        try await database.writeAnswerably { db in
             let hashes = try String.fetchAll(db, sql: "SELECT token_hash FROM bindery_sign_in WHERE identity = ?", arguments: [identity])
             try db.execute(sql: "DELETE FROM bindery_sign_in WHERE identity = ?", arguments: [identity])
             return hashes
@@ -56,7 +56,7 @@ package final class SQLiteSignInStore: SignInStore {
     }
 
     package func deleteExpired(createdBefore: Date, usedBefore: Date) async throws {
-        try await write { db in
+        try await database.writeAnswerably { db in
             try db.execute(
                 sql: "DELETE FROM bindery_sign_in WHERE created_at < ? OR last_used_at < ?",
                 arguments: [createdBefore.timeIntervalSince1970, usedBefore.timeIntervalSince1970])
@@ -64,7 +64,7 @@ package final class SQLiteSignInStore: SignInStore {
     }
 
     package func list(identity: String, kind: SignInRecord.Kind) async throws -> [SignInRecord] {
-        try await read { db in
+        try await database.readAnswerably { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM bindery_sign_in WHERE identity = ? AND kind = ? ORDER BY created_at DESC",
                 arguments: [identity, kind.rawValue]
@@ -80,21 +80,6 @@ package final class SQLiteSignInStore: SignInStore {
             kind: SignInRecord.Kind(rawValue: row["kind"] ?? "browser") ?? .browser, name: row["name"])
     }
 
-    private func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.write(work)
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
-        }
-    }
-
-    private func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.read(work)
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
-        }
-    }
 }
 
 extension Application {

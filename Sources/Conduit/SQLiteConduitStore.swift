@@ -49,13 +49,13 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// Whether `username` is free (any case).
     public func isFree(username: String) async throws -> Bool {
-        try await read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM conduit_user WHERE username = ?)", arguments: [username])! }
+        try await database.readAnswerably { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM conduit_user WHERE username = ?)", arguments: [username])! }
     }
 
     /// Adds the profile of the account `id`; a `ConduitError` if the username was taken meanwhile.
     public func addUser(id: String, username: String, email: String) async throws {
         do {
-            try await write { db in
+            try await database.writeAnswerably { db in
                 try db.execute(sql: "INSERT INTO conduit_user (id, username, email) VALUES (?, ?, ?)", arguments: [id, username, email])
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -64,7 +64,7 @@ public final class SQLiteConduitStore: ConduitStore {
     }
 
     public func settings(of id: String) async throws -> UserSettings? {
-        try await read { db in
+        try await database.readAnswerably { db in
             try Row.fetchOne(db, sql: "SELECT username, email, bio, image FROM conduit_user WHERE id = ?", arguments: [id]).map {
                 UserSettings(username: $0["username"], email: $0["email"], bio: $0["bio"], image: $0["image"])
             }
@@ -75,7 +75,7 @@ public final class SQLiteConduitStore: ConduitStore {
     public func update(user id: String, username: String, bio: String, image: String) async throws {
         let old = try await settings(of: id)?.username
         do {
-            try await write { db in
+            try await database.writeAnswerably { db in
                 try db.execute(sql: "UPDATE conduit_user SET username = ?, bio = ?, image = ? WHERE id = ?", arguments: [username, bio, image, id])
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -86,7 +86,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// The profile of `username` as `reader` sees it.
     public func profile(_ username: String, reader: String?) async throws -> Profile? {
-        try await read { db in
+        try await database.readAnswerably { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -99,7 +99,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// `reader` follows `username` or stops.
     public func follow(_ username: String, by reader: String, _ following: Bool) async throws {
-        try await write { db in
+        try await database.writeAnswerably { db in
             guard let id = try String.fetchOne(db, sql: "SELECT id FROM conduit_user WHERE username = ?", arguments: [username]), id != reader else { return }
             if following {
                 try db.execute(sql: "INSERT OR IGNORE INTO conduit_follow (follower_id, followed_id) VALUES (?, ?)", arguments: [reader, id])
@@ -124,7 +124,7 @@ public final class SQLiteConduitStore: ConduitStore {
                 ("a.id IN (SELECT f.article_id FROM conduit_favorite f JOIN conduit_user fu ON fu.id = f.user_id WHERE fu.username = ?)", [username])
             }
         let page = max(1, page)
-        return try await read { db in
+        return try await database.readAnswerably { db in
             let count = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM conduit_article a JOIN conduit_user u ON u.id = a.author_id WHERE \(condition)", arguments: arguments)!
             let rows = try Row.fetchAll(
@@ -139,7 +139,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// The article `slug` as `reader` sees it.
     public func article(_ slug: String, reader: String?) async throws -> Article? {
-        try await read { db in
+        try await database.readAnswerably { db in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -155,7 +155,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// The tags most articles have, most first.
     public func popularTags(limit: Int) async throws -> [String] {
-        try await read { db in
+        try await database.readAnswerably { db in
             try String.fetchAll(db, sql: "SELECT tag FROM conduit_tag GROUP BY tag ORDER BY count(*) DESC, tag LIMIT ?", arguments: [limit])
         }
     }
@@ -164,7 +164,7 @@ public final class SQLiteConduitStore: ConduitStore {
     public func create(by author: String, _ draft: ArticleDraft, at date: Date) async throws -> String {
         let draft = try draft.validated()
         let base = Slug.make(draft.title)
-        let slug = try await write { db -> String in
+        let slug = try await database.writeAnswerably { db -> String in
             var slug = base
             var suffix = 1
             while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM conduit_article WHERE slug = ?)", arguments: [slug])! {
@@ -184,7 +184,7 @@ public final class SQLiteConduitStore: ConduitStore {
     /// Changes the article `slug`, if `author` wrote it; false if there is no such article of theirs.
     public func update(_ slug: String, by author: String, _ draft: ArticleDraft) async throws -> Bool {
         let draft = try draft.validated()
-        let updated = try await write { db -> Bool in
+        let updated = try await database.writeAnswerably { db -> Bool in
             guard
                 let id = try Int64.fetchOne(db, sql: "SELECT id FROM conduit_article WHERE slug = ? AND author_id = ?", arguments: [slug, author])
             else { return false }
@@ -200,7 +200,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// Deletes the article `slug` (with its tags, favorites and comments), if `author` wrote it.
     public func delete(_ slug: String, by author: String) async throws -> Bool {
-        let deleted = try await write { db -> Bool in
+        let deleted = try await database.writeAnswerably { db -> Bool in
             try db.execute(sql: "DELETE FROM conduit_article WHERE slug = ? AND author_id = ?", arguments: [slug, author])
             return db.changesCount > 0
         }
@@ -210,7 +210,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// `reader` favorites the article `slug`, or takes it back.
     public func favorite(_ slug: String, by reader: String, _ favorite: Bool) async throws {
-        try await write { db in
+        try await database.writeAnswerably { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM conduit_article WHERE slug = ?", arguments: [slug]) else { return }
             if favorite {
                 try db.execute(sql: "INSERT OR IGNORE INTO conduit_favorite (user_id, article_id) VALUES (?, ?)", arguments: [reader, id])
@@ -225,7 +225,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// The comments under `slug`, newest first.
     public func comments(on slug: String) async throws -> [StoredComment] {
-        try await read { db in
+        try await database.readAnswerably { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -244,7 +244,7 @@ public final class SQLiteConduitStore: ConduitStore {
     /// Adds `reader`'s comment under `slug`.
     public func comment(on slug: String, by reader: String, _ body: String, at date: Date) async throws {
         let body = try Shown.comment(body)
-        let added = try await write { db -> Bool in
+        let added = try await database.writeAnswerably { db -> Bool in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM conduit_article WHERE slug = ?", arguments: [slug]) else { return false }
             try db.execute(
                 sql: "INSERT INTO conduit_comment (article_id, author_id, body, created_at) VALUES (?, ?, ?, ?)",
@@ -257,7 +257,7 @@ public final class SQLiteConduitStore: ConduitStore {
 
     /// Deletes the comment `id`, if `reader` wrote it.
     public func deleteComment(_ id: Int64, on slug: String, by reader: String) async throws {
-        try await write { db in try db.execute(sql: "DELETE FROM conduit_comment WHERE id = ? AND author_id = ?", arguments: [id, reader]) }
+        try await database.writeAnswerably { db in try db.execute(sql: "DELETE FROM conduit_comment WHERE id = ? AND author_id = ?", arguments: [id, reader]) }
         changes.accept(.comments(slug: slug))
     }
 
@@ -289,22 +289,5 @@ public final class SQLiteConduitStore: ConduitStore {
         }
     }
 
-    private func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.write(work)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw error
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
-        }
-    }
-
-    private func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.read(work)
-        } catch {
-            throw BinderyError.sqliteFailure(error) ?? error
-        }
-    }
 }
 
