@@ -127,9 +127,7 @@ public final class Application: @unchecked Sendable {
     ) throws -> Session {
         try lock.withLock {
             if let old = sessions.removeValue(forKey: id) { old.dispose() }
-            let session = try addSessionLocked(viewModel, id: id, client: nil, owner: nil)
-            session.forward = forward
-            return session
+            return try addSessionLocked(viewModel, id: id, client: nil, owner: nil, role: .replica(forward: forward))
         }
     }
 
@@ -151,9 +149,8 @@ public final class Application: @unchecked Sendable {
         let parameters = resuming?.parameters ?? Data()
         let origin = SessionOrigin(isShared: true, parameters: parameters, identity: nil, createdAt: resuming?.createdAt ?? Date())
         let session = Session(
-            id: id, viewModelName: viewModel, client: nil, owner: nil, origin: origin, limits: configuration,
+            id: id, viewModelName: viewModel, client: nil, owner: nil, origin: origin, role: .owner(tap: tap), limits: configuration,
             scheduler: SerialScheduler(label: "bindery.session.\(viewModel).owner", pool: configuration.executors), format: wireFormat)
-        session.tap = tap
         let context = ViewModelContext(sessionID: id, parameters: parameters, services: services, identity: nil)
         session.start(declaredOutputs: definition.declaredOutputs, resuming: resuming, { try definition.make(context) }) { result in
             if case .failure = result { session.dispose() }
@@ -389,7 +386,7 @@ public final class Application: @unchecked Sendable {
     /// `scheduler` (a new one by default), counted against the limits; call with `lock` held.
     private func addSessionLocked(
         _ viewModel: String, id: String? = nil, client: String?, owner: SessionOwner?, origin: SessionOrigin? = nil,
-        on scheduler: SerialScheduler? = nil
+        role: Session.Role = .own, on scheduler: SerialScheduler? = nil
     ) throws -> Session {
         if let client, sessionsByClient[client, default: 0] >= configuration.maxSessionsPerClient {
             throw BinderyError(.tooManySessions, "this client already has \(configuration.maxSessionsPerClient) sessions; delete one or let one idle out")
@@ -398,16 +395,19 @@ public final class Application: @unchecked Sendable {
             throw BinderyError(.limitReached, "the server already runs \(configuration.maxSessions) sessions")
         }
         if let client { sessionsByClient[client, default: 0] += 1 }
+        // Saved only if kept.
+        var onChange: (@Sendable (Session) -> Void)?
+        if origin != nil, let archive { onChange = { [weak archive] in archive?.changed($0) } }
+        let links = Session.Links(
+            spawn: { [weak self] child, scheduler in
+                guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
+                return try self.startChild(child, for: client, owner: owner, on: scheduler)
+            },
+            sessionURL: sessionURL, onChange: onChange)
         let session = Session(
-            id: id ?? SessionID.make(), viewModelName: viewModel, client: client, owner: owner, origin: origin, limits: configuration,
-            scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
+            id: id ?? SessionID.make(), viewModelName: viewModel, client: client, owner: owner, origin: origin, role: role, links: links,
+            limits: configuration, scheduler: scheduler ?? SerialScheduler(label: "bindery.session.\(viewModel)", pool: configuration.executors),
             format: wireFormat, published: published)
-        session.sessionURL = sessionURL
-        session.spawn = { [weak self] child, scheduler in
-            guard let self else { throw BinderyError(.viewModelFailed, "the application is gone") }
-            return try self.startChild(child, for: client, owner: owner, on: scheduler)
-        }
-        if origin != nil, let archive { session.onChange = { [weak archive] in archive?.changed($0) } }
         sessions[session.id] = session
         return session
     }

@@ -56,30 +56,72 @@ package final class Session: @unchecked Sendable {
     /// When its store last heard that it was seen.
     private var seenTold = ContinuousClock.now
 
-    /// Makes a session, on this session's scheduler, for a ViewModel that an
-    /// output emitted; set by the application.
-    var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
-    /// Where a session is served, for the child references this one sends; set by the application.
-    var sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)?
-    /// Hands on every event the session publishes, in its turn, in order: a
-    /// cluster's owner of a shared session writes them for the other
-    /// processes' replicas. Set before `start`.
-    var tap: (@Sendable (ReplicatedEvent) -> Void)?
-    /// Where a replica's inputs go (the owner, through the cluster), answered
-    /// once the replica has the events they caused. Set before use.
-    var forward: (@Sendable (_ input: String, _ payload: Data, _ completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void) -> Void)?
-    /// Tells the application's store that the session has something to save
-    /// (its state changed, or it was seen after a while); set by the application before `start`.
-    var onChange: (@Sendable (Session) -> Void)?
+    /// What the session is for, fixed at its making.
+    let role: Role
+    /// What the application gives it, fixed at its making.
+    private let links: Links
+
+    /// What a session is for: what its inputs reach and where its events go besides
+    /// its streams. Fixed at the session's making, so a role is never half-set.
+    package enum Role: Sendable {
+        /// A session of this process's own: made by a factory, by a parent's output (a
+        /// child, on its parent's scheduler), or again from the store (`origin` says
+        /// whether it is kept). Its inputs reach its ViewModel.
+        case own
+        /// A cluster's replica of a shared ViewModel owned by another process: it has no
+        /// ViewModel, and its log holds the owner's events (`replicate`, `reseed`). Its
+        /// inputs go to `forward` (the owner, through the cluster), answered once the
+        /// replica has the events they caused.
+        case replica(forward: Forward)
+        /// The owner of a shared ViewModel, in no table: every event it publishes goes to
+        /// `tap` too, in its turn and in order, which writes it for the replicas.
+        case owner(tap: @Sendable (ReplicatedEvent) -> Void)
+
+        /// Where a replica's inputs go.
+        package typealias Forward =
+            @Sendable (
+                _ input: String, _ payload: Data, _ completion: @escaping @Sendable (Result<Snapshot, BinderyError>) -> Void
+            ) -> Void
+    }
+
+    /// What the application gives a session: how it starts a child, where a child is
+    /// served, and how its store hears of a change. A session without them starts no
+    /// child and is saved nowhere.
+    package struct Links: Sendable {
+        /// Makes a session, on the given scheduler (this session's), for a ViewModel an output emitted.
+        var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
+        /// Where a session is served, for the child references this one sends.
+        var sessionURL: (@Sendable (_ viewModel: String, _ id: String) -> String)?
+        /// Tells the application's store that the session has something to save (its
+        /// state changed, or it was seen after a while): a kept session's only.
+        var onChange: (@Sendable (Session) -> Void)?
+
+        package init(
+            spawn: (@Sendable (AnyObject, SerialScheduler) throws -> Session)? = nil,
+            sessionURL: (@Sendable (String, String) -> String)? = nil, onChange: (@Sendable (Session) -> Void)? = nil
+        ) {
+            self.spawn = spawn
+            self.sessionURL = sessionURL
+            self.onChange = onChange
+        }
+    }
+
+    /// Where a replica's inputs go; nil for any other role.
+    private var forward: Role.Forward? {
+        if case .replica(let forward) = role { forward } else { nil }
+    }
 
     /// A session running on `scheduler`: a new one for a session of its own, its
     /// parent's for a child (the child ViewModel was made in the parent's turn, so
     /// its drivers deliver there).
     init(
-        id: String, viewModelName: String, client: String?, owner: SessionOwner?, origin: SessionOrigin? = nil, limits: RuntimeConfiguration,
-        scheduler: SerialScheduler, format: EventWireFormat, published: PublicationCount = PublicationCount()
+        id: String, viewModelName: String, client: String?, owner: SessionOwner?, origin: SessionOrigin? = nil, role: Role = .own,
+        links: Links = Links(), limits: RuntimeConfiguration, scheduler: SerialScheduler, format: EventWireFormat,
+        published: PublicationCount = PublicationCount()
     ) {
         self.id = id
+        self.role = role
+        self.links = links
         self.viewModelName = viewModelName
         self.client = client
         self.owner = owner
@@ -255,7 +297,7 @@ package final class Session: @unchecked Sendable {
                                 message: "output \(name) of \(viewModelName) ended with an error", cause: String(reflecting: error)))
                     })
                 // Saved soon: a new session, or a rebuilt one as it runs here now.
-                onChange?(self)
+                links.onChange?(self)
             }, input: inputTurn, answersLate: true, answer: {}, completion: completion)
     }
 
@@ -280,7 +322,7 @@ package final class Session: @unchecked Sendable {
         guard origin != nil else { return (try made(), nil) }
         let changed: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
-            onChange?(self)
+            links.onChange?(self)
         }
         let state = SessionState(restoring: restoring, onChange: changed)
         return (try SessionState.$current.withValue(state) { try made() }, state)
@@ -311,25 +353,27 @@ package final class Session: @unchecked Sendable {
                 // Its changes, if they are to the value this output sent last; otherwise whole.
                 if kind == .driver, let base = value.base, base == sentVersions[name], let changes = try value.changesJSON() {
                     let event = broadcast.publish(name: name, kind: kind, json: changes, whole: value.fullJSON)
-                    if let tap { tap(ReplicatedEvent(id: event.id, name: name, kind: kind, json: changes, whole: try value.fullJSON())) }
+                    if case .owner(let tap) = role {
+                        tap(ReplicatedEvent(id: event.id, name: name, kind: kind, json: changes, whole: try value.fullJSON()))
+                    }
                     return
                 }
                 json = try value.fullJSON()
             case .viewModel(let viewModel):
                 // A test store receives a child as its type.
                 transcript?.record(.output(name: name, json: Data(#"{"viewModel":"\#(type(of: viewModel))"}"#.utf8)))
-                guard let spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
+                guard let spawn = links.spawn else { throw BinderyError(.viewModelFailed, "no application to start a child session") }
                 let child = try spawn(viewModel, scheduler)
                 json = try JSONEncoder.bindery.encode(
                     ChildReference(
                         viewModel: child.viewModelName, id: child.id,
-                        url: sessionURL?(child.viewModelName, child.id)))
+                        url: links.sessionURL?(child.viewModelName, child.id)))
             }
             // Logged once for every subscription; the waiting readers are woken in
             // one burst, so the server's event loop serves them in a few passes
             // rather than one each (libmicrohttpd walks all suspended connections per pass).
             let event = broadcast.publish(name: name, kind: kind, json: json)
-            tap?(ReplicatedEvent(id: event.id, name: name, kind: kind, json: json, whole: nil))
+            if case .owner(let tap) = role { tap(ReplicatedEvent(id: event.id, name: name, kind: kind, json: json, whole: nil)) }
         } catch {
             limits.logger.error("output could not be sent", metadata: ["session": "\(id)", "output": "\(name)", "error": "\(error)"])
         }
@@ -345,7 +389,7 @@ package final class Session: @unchecked Sendable {
             seenTold = now
             return true
         }
-        if tell { onChange?(self) }
+        if tell { links.onChange?(self) }
     }
 
     /// How often a session in use tells its store it was seen.
@@ -359,7 +403,7 @@ package final class Session: @unchecked Sendable {
             seenTold = now
             return true
         }
-        if tell { onChange?(self) }
+        if tell { links.onChange?(self) }
     }
 
     /// Whether anyone has streamed from it or sent it an input since it was made.
