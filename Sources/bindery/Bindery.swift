@@ -25,6 +25,8 @@ enum Main {
                        bindery probe [--port <port>] [--path /readyz]
                                                      exits 0 if the local server answers 200
                                                      (a container's HEALTHCHECK; the port as for serve)
+                       bindery dev [options]         in this checkout: the examples, rebuilt and
+                                                     restarted as the sources change (pages keep their state)
 
                 """)
             print(ServeOptions.help(command: "bindery serve", defaults: BinderyApp.defaultConfiguration))

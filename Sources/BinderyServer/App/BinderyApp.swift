@@ -78,6 +78,9 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
 
                     \(command) probe [--port <port>] [--path /readyz]
                       Exits 0 if this app, serving on this machine, answers 200 (a container's HEALTHCHECK).
+                    \(command) dev [options]
+                      In the folder of the app's Package.swift: serves it with --development, rebuilt and
+                      restarted as its sources change; open pages keep their state and show build errors.
                     """)
                 exit(0)
             case .version:
