@@ -1,7 +1,6 @@
 import Bindery
 import Dispatch
 import Foundation
-import Synchronization
 
 /// `my-app dev [options]`: the app served in development and kept current as
 /// you work, run in the folder of its `Package.swift`.
@@ -51,19 +50,12 @@ package enum DevLoop {
         }
         // A process gone is written to no more: a write to it fails rather than ending the loop.
         signal(SIGPIPE, SIG_IGN)
-        let stopRequested = Atomic<Bool>(false)
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stopRequested.store(true, ordering: .relaxed) }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
+        let signals = StopSignals(handledOn: .global())
+        defer { signals.cancel() }
         let loop = Loop(
             product: product, folder: folder, publicFolder: configuration.publicDirectory,
             arguments: arguments.contains("--development") ? arguments : arguments + ["--development"])
-        loop.run { stopRequested.load(ordering: .relaxed) }
+        loop.run { signals.isRequested }
         return 0
     }
 
