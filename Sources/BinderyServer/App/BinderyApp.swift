@@ -197,8 +197,15 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
         // The main thread runs the main queue while the server serves: what
         // code outside any session schedules on `MainScheduler.instance` (a
         // service, a timer) runs, as in an iOS app. A signal ends the loop.
-        let signals = StopSignals(handledOn: .main)
-        defer { signals.cancel() }
+        nonisolated(unsafe) var stopRequested = false
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { stopRequested = true }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
         try server.start()
         configuration.runtime.logger.info(
             "threads",
@@ -208,7 +215,7 @@ public final class BinderyApp: ViewModelRegistry, Sendable {
             ])
         // Written at once (not buffered), so scripts reading the output see the address.
         Self.say("Bindery listening on http://\(configuration.host):\(server.port)/")
-        while !signals.isRequested { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        while !stopRequested { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
         Self.say("Bindery stopping…")
         server.stop()
     }

@@ -1,6 +1,7 @@
 import Bindery
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `my-app dev [options]`: the app served in development and kept current as
 /// you work, run in the folder of its `Package.swift`.
@@ -50,12 +51,19 @@ package enum DevLoop {
         }
         // A process gone is written to no more: a write to it fails rather than ending the loop.
         signal(SIGPIPE, SIG_IGN)
-        let signals = StopSignals(handledOn: .global())
-        defer { signals.cancel() }
+        let stopRequested = Atomic<Bool>(false)
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopRequested.store(true, ordering: .relaxed) }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
         let loop = Loop(
             product: product, folder: folder, publicFolder: configuration.publicDirectory,
             arguments: arguments.contains("--development") ? arguments : arguments + ["--development"])
-        loop.run { signals.isRequested }
+        loop.run { stopRequested.load(ordering: .relaxed) }
         return 0
     }
 
