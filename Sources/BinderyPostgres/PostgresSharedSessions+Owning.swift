@@ -129,7 +129,7 @@ extension PostgresSharedSessions {
             return flush(shared)
         }
         let request = body["request"]
-        owner.session.send(input: input, payload: data) { [self] result in
+        owner.session.send(input: input, payload: data, key: nil, countsAsUse: true) { [self] result in
             queue.async { [self] in
                 guard shared.owner === owner else { return }
                 owner.answers.append((offset, request, result.map(\.lastEventID)))
@@ -246,6 +246,6 @@ extension PostgresSharedSessions {
         logger.warning("shared session no longer owned here", metadata: ["view_model": "\(shared.name)", "epoch": "\(epoch)", "why": "\(why)"])
         shared.owner = nil
         changes.unfollow(Self.inputs(shared.name))
-        owner.session.dispose()
+        owner.session.dispose(completion: nil)
     }
 }

@@ -6,11 +6,11 @@ import Synchronization
 /// A node's replica of each shared ViewModel: made from the committed changes, answering
 /// its clients, and the inputs it sends to the owner through the change log.
 extension PostgresSharedSessions {
-    package func replica(of viewModel: String, completion: @escaping @Sendable (Result<Session, BinderyError>) -> Void) {
+    package func replica(of viewModel: String, completion: @escaping @Sendable (Result<String, BinderyError>) -> Void) {
         queue.async { [self] in
             let shared = self.viewModel(viewModel)
-            if let replica = shared.replica, shared.isReady, (try? application?.liveSession(viewModel, id: replica.id)) === replica {
-                return completion(.success(replica))
+            if let replica = shared.replica, shared.isReady, application?.serves(replica) == true {
+                return completion(.success(replica.id))
             }
             shared.isReady = false
             shared.waiting.append(completion)
@@ -74,8 +74,8 @@ extension PostgresSharedSessions {
     /// The replica made again (or for the first time) from whole values.
     func seedReplica(_ shared: SharedViewModel, session id: String, epoch: Int64, values: [(name: String, json: Data)], lastEventID: UInt64) {
         guard let application else { return }
-        let replica: Session
-        if let current = shared.replica, current.id == id, (try? application.liveSession(shared.name, id: id)) === current {
+        let replica: any ReplicaSession
+        if let current = shared.replica, current.id == id, application.serves(current) {
             replica = current
         } else {
             do {
@@ -97,7 +97,7 @@ extension PostgresSharedSessions {
                 shared.isReady = true
                 let waiting = shared.waiting
                 shared.waiting = []
-                waiting.forEach { $0(.success(replica)) }
+                waiting.forEach { $0(.success(replica.id)) }
                 let deferred = shared.deferredAnswers
                 shared.deferredAnswers = []
                 self.answer(deferred, from: shared)

@@ -38,7 +38,7 @@ import Synchronization
 package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendable {
     let node: String
     let changes: ChangeLog
-    weak var application: Application?
+    weak var application: (any SharedSessionRuntime)?
     let database: PostgresDatabase
     let logger: Logger
     let leaseTime: Duration
@@ -51,11 +51,12 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
     /// One shared ViewModel as this node sees it; confined to `queue`.
     final class SharedViewModel: @unchecked Sendable {
         let name: String
-        var replica: Session?
+        var replica: (any ReplicaSession)?
         var replicaEpoch: Int64 = 0
         var isReady = false
         var isLoading = false
-        var waiting: [@Sendable (Result<Session, BinderyError>) -> Void] = []
+        /// Requests for the replica's id, once it is ready.
+        var waiting: [@Sendable (Result<String, BinderyError>) -> Void] = []
         /// Inputs sent from this node, waiting for their answers, by the request id each carries
         /// (known before it is sent, so no answer can come before its waiter).
         var inputs: [String: @Sendable (Result<Snapshot, BinderyError>) -> Void] = [:]
@@ -68,7 +69,7 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
 
     /// This node's running instance, while it holds the lease.
     final class Owner: @unchecked Sendable {
-        let session: Session
+        let session: any OwnedSession
         let epoch: Int64
         /// Events its turns published, not yet committed.
         var events: [ReplicatedEvent] = []
@@ -80,7 +81,7 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         /// Its whole state at its first turn, not yet committed (its first change).
         var seed: Snapshot?
         var isFlushing = false
-        init(session: Session, epoch: Int64, inputsThrough: Int64) {
+        init(session: any OwnedSession, epoch: Int64, inputsThrough: Int64) {
             self.session = session
             self.epoch = epoch
             inputsApplied = inputsThrough
@@ -122,7 +123,7 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
     /// The shared sessions of `application` in the database at `url`, for
     /// node `node`, following `changes` (which the app starts); tables made if missing.
     package init(
-        url: String, node: String, changes: ChangeLog, application: Application, logger: Logger,
+        url: String, node: String, changes: ChangeLog, application: any SharedSessionRuntime, logger: Logger,
         leaseTime: Duration = .seconds(5), answerTimeout: Duration = .seconds(15)
     ) throws {
         self.node = node
