@@ -72,4 +72,14 @@ final class LayerTests: XCTestCase {
             }
         }
     }
+
+    /// One object at a time owns a connection's sleep (`ConnectionSleep`, noncopyable):
+    /// nothing else suspends or resumes a connection.
+    func testOnlyAConnectionsSleepSuspendsOrResumesIt() throws {
+        for module in Self.allowed.keys {
+            for (path, text) in try files(of: module) where text.contains("MHD_suspend_connection") || text.contains("MHD_resume_connection") {
+                XCTAssertEqual("\(module)/\(path)", "BinderyServer/Server/ConnectionSleep.swift", "suspends or resumes a connection itself")
+            }
+        }
+    }
 }

@@ -19,22 +19,25 @@ import Foundation
 /// cost a quarter more user time (the allocator's aligned blocks), though it
 /// saved simulated cache misses.
 ///
+/// The state may be noncopyable: a right held under the lock, moved in and out
+/// of it, never duplicated (a connection's `ConnectionSleep`).
+///
 /// Thread safety: `withLock` may be called from any thread; never from inside itself.
-package struct Locked<State>: @unchecked Sendable {
+package struct Locked<State: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let state: UnsafeMutablePointer<State>
     /// Owns the block; `withLock` never touches it.
     private let block: Block
 
     /// `initial`, guarded.
-    package init(_ initial: State) {
+    package init(_ initial: consuming State) {
         block = Block(initial)
         mutex = block.mutex
         state = block.state
     }
 
     /// Runs `body` with the state, holding the lock.
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result: ~Copyable>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state.pointee)
@@ -45,7 +48,7 @@ package struct Locked<State>: @unchecked Sendable {
         let mutex: UnsafeMutablePointer<pthread_mutex_t>
         let state: UnsafeMutablePointer<State>
 
-        init(_ initial: State) {
+        init(_ initial: consuming State) {
             let stateOffset = Self.stateOffset
             let raw = UnsafeMutableRawPointer.allocate(
                 byteCount: stateOffset + MemoryLayout<State>.size,

@@ -30,7 +30,7 @@ package final class ThreadPlace: Sendable {
 
     /// Runs `body` with this thread marked as in the place (debug builds).
     @inline(__always)
-    package func within<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func within<Result: ~Copyable>(_ body: () throws -> Result) rethrows -> Result {
         #if DEBUG
             let outer = Int(bitPattern: pthread_getspecific(depth))
             pthread_setspecific(depth, UnsafeRawPointer(bitPattern: outer + 1))

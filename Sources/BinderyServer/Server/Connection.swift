@@ -3,8 +3,9 @@ import CMicroHTTPD
 import Foundation
 
 /// One libmicrohttpd connection and the request it is on: the HTTP phases.
-/// It suspends and resumes the connection while a session makes an answer;
-/// while a stream is the answer, the stream does (`EventStream`).
+/// It holds the connection's `ConnectionSleep`, the one right to suspend and
+/// resume it, while a session makes an answer; while a stream is the answer,
+/// the stream holds it (`EventStream`), and gives it back when the request ends.
 ///
 /// A request goes `idle → receiving → answering → answered → sending` (or
 /// `→ streaming`) and back to `idle` for the next one on a keep-alive
@@ -28,15 +29,18 @@ final class Connection: @unchecked Sendable {
         case answering
         case answered(Response)
         case sending
-        /// `State.stream` is the answer, and suspends and resumes the connection.
+        /// `State.stream` is the answer, and holds the connection's sleep.
         case streaming
         case done
     }
 
     /// What the lock guards.
-    private struct State {
+    private struct State: ~Copyable {
         /// The stream, exactly while `streaming`.
         var stream: EventStream?
+        /// The right to suspend and resume the connection: here except while
+        /// `streaming` (the stream holds it); dropped once the connection is `done`.
+        var sleep: ConnectionSleep?
         var phase = Phase.idle
         var isDraining: Bool
         /// When the current request's first byte arrived (its log line's duration).
@@ -114,6 +118,7 @@ final class Connection: @unchecked Sendable {
         let now = ContinuousClock.now
         var state = State(isDraining: draining, progress: (nil, 0, now))
         state.refusal = refusal
+        state.sleep = ConnectionSleep(pointer)
         let wait = refusal == nil ? server.configuration.headerTimeout : min(server.configuration.headerTimeout, HTTPServer.refusalDeadline)
         state.deadline = Deadline(at: now + wait, reason: .headerTimeout)
         self.state = Locked(state)
@@ -262,7 +267,7 @@ final class Connection: @unchecked Sendable {
                 (state.route, state.uploadToken) = (route, upload)
                 state.deadline = nil
                 state.phase = .answering
-                MHD_suspend_connection(pointer)
+                state.sleep?.suspend()
             }
             // Outside the lock: the answer may come at once, on this thread.
             work { [self] response in answer(response) }
@@ -274,7 +279,7 @@ final class Connection: @unchecked Sendable {
     /// (checked in debug builds), and marks the thread as holding it: what must not run under it
     /// (routing, a file's read) can check.
     @inline(__always)
-    private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    private func locked<Result: ~Copyable>(_ body: (inout State) throws -> Result) rethrows -> Result {
         assertNotIn(.streamLock, "taking a connection's lock")
         #if DEBUG
             return try state.withLock { state in try marking(.connectionLock) { try body(&state) } }
@@ -288,7 +293,7 @@ final class Connection: @unchecked Sendable {
         let discarded = locked { state -> Bool in
             guard case .answering = state.phase else { return true }
             state.phase = .answered(response)
-            MHD_resume_connection(pointer)
+            state.sleep?.resume()
             return false
         }
         if discarded { response.discard() }
@@ -322,7 +327,7 @@ final class Connection: @unchecked Sendable {
             case .answering:
                 guard let response else { return }
                 state.phase = .answered(response)
-                MHD_resume_connection(pointer)
+                state.sleep?.resume()
             case .idle, .receiving, .answered, .sending, .done:
                 break
             }
@@ -402,12 +407,15 @@ final class Connection: @unchecked Sendable {
         if case .receiving(let body) = state.phase { body.file?.delete() }
         switch state.phase {
         case .idle, .done:
-            if case .done = next { state.phase = .done }
+            if case .done = next {
+                state.phase = .done
+                state.sleep = nil
+            }
             return
         case .answered(let response):
             response.discard()
         case .streaming:
-            state.stream?.detach(state.isDraining ? .shutdown : .clientLeft)
+            state.sleep = state.stream?.detach(state.isDraining ? .shutdown : .clientLeft)
             state.stream = nil
             if let fd = state.watched { server.hangups.unwatch(fd: fd) }
             state.watched = nil
@@ -415,6 +423,7 @@ final class Connection: @unchecked Sendable {
             break
         }
         state.phase = next
+        if case .done = next { state.sleep = nil }
         server.requestsInFlight.end()
     }
 
@@ -435,7 +444,7 @@ final class Connection: @unchecked Sendable {
         case .stream(let stream):
             mhdResponse = stream.response()
             if state.isDraining { stream.close(.shutdown) }
-            stream.attach(to: pointer)
+            stream.attach(taking: state.sleep.take()!)
             let fd = bindery_mhd_connection_fd(pointer)
             if fd != bindery_mhd_invalid_socket() {
                 server.hangups.watch(fd: fd, serial: serial)
@@ -448,6 +457,7 @@ final class Connection: @unchecked Sendable {
         }
         guard let mhdResponse else {
             response.discard()
+            if let stream = state.stream { state.sleep = stream.detach(.clientLeft) }
             state.stream = nil
             if let fd = state.watched { server.hangups.unwatch(fd: fd) }
             state.watched = nil

@@ -18,7 +18,7 @@ extension ThreadPlace {
 
 /// `body`, with the thread marked as in `place` (debug builds).
 @inline(__always)
-func marking<Result>(_ place: @autoclosure () -> ThreadPlace, _ body: () throws -> Result) rethrows -> Result {
+func marking<Result: ~Copyable>(_ place: @autoclosure () -> ThreadPlace, _ body: () throws -> Result) rethrows -> Result {
     #if DEBUG
         return try place().within(body)
     #else

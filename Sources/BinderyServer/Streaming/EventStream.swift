@@ -7,12 +7,12 @@ import Synchronization
 /// preamble, then the bytes its subscriptions write, a keep-alive comment when
 /// one is due, until the stream ends.
 ///
-/// It is the only thing that suspends and resumes its connection while it is
-/// the connection's response: libmicrohttpd calls `read` for bytes, and the
-/// stream suspends the connection when it has none; a subscription's `wake`,
-/// a heartbeat, a hang-up or a close resumes it. It holds what it owns, its
-/// subscriptions and its admission, and `close` gives them back, once,
-/// whichever way the stream ends. Bytes flow one way: from the subscriptions,
+/// It holds its connection's `ConnectionSleep`, the one right to suspend and
+/// resume it, while it is the connection's response: libmicrohttpd calls
+/// `read` for bytes, and the stream suspends the connection when it has none;
+/// a subscription's `wake`, a heartbeat, a hang-up or a close resumes it. It
+/// holds what it owns, its subscriptions and its admission, and `close` gives
+/// them back, once, whichever way the stream ends. Bytes flow one way: from the subscriptions,
 /// through `read`, to libmicrohttpd.
 ///
 /// Ownership: the libmicrohttpd response holds one reference, from
@@ -26,15 +26,13 @@ import Synchronization
 /// except a subscription's, so a connection may call it under its own.
 final class EventStream: SubscriptionWake, @unchecked Sendable {
     /// What the lock guards; what an event needs first.
-    private struct State {
+    private struct State: ~Copyable {
         /// While it holds, the subscription has nothing to write
         /// (`Subscription.idleCheck`): `read` suspends without asking it.
         /// Dropped by whatever gives the stream something else to do.
         var idleCheck: Subscription.IdleCheck?
-        /// The connection this stream is the response of, from `attach` to `detach`.
-        var connection: OpaquePointer?
-        /// The connection sleeps: `read` suspended it.
-        var isSuspended = false
+        /// The sleep of the connection this stream is the response of, from `attach` to `detach`.
+        var sleep: ConnectionSleep?
         /// The stream's own bytes (`retry:` and the preamble, a keep-alive), written before anything else.
         var own: [UInt8]
         var ownOffset = 0
@@ -116,20 +114,21 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
         return response
     }
 
-    /// The stream is `connection`'s response from now: it wakes it, and its subscriptions wake the stream.
-    func attach(to connection: OpaquePointer) {
-        locked { $0.connection = connection }
+    /// The stream is the response of the connection whose `sleep` it takes
+    /// from now: it suspends and wakes it, and its subscriptions wake the stream.
+    func attach(taking sleep: consuming ConnectionSleep) {
+        var given: ConnectionSleep? = consume sleep
+        locked { $0.sleep = given.take() }
         for subscription in subscriptions { subscription.wake = self }
     }
 
     /// The request ended (sent, failed, aborted): the stream closes, if it has
-    /// not, for `reason`, and never touches the connection again.
-    func detach(_ reason: StreamEnding) {
+    /// not, for `reason`, and gives back the connection's sleep, never to touch it again.
+    func detach(_ reason: StreamEnding) -> ConnectionSleep? {
         locked { state in
             close(&state, reason)
-            state.connection = nil
-            state.isSuspended = false
             sleeps.store(false, ordering: .relaxed)
+            return state.sleep.take()
         }
     }
 
@@ -231,19 +230,16 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     }
 
     private func suspend(_ state: inout State) -> Int {
-        guard let connection = state.connection else { return bindery_mhd_reader_end_with_error() }
         // Never return 0 without suspending: libmicrohttpd would call again at once and spin.
-        state.isSuspended = true
+        guard state.sleep != nil else { return bindery_mhd_reader_end_with_error() }
+        state.sleep!.suspend()
         sleeps.store(true, ordering: .relaxed)
-        MHD_suspend_connection(connection)
         return 0
     }
 
     private func resume(_ state: inout State) {
-        guard state.isSuspended, let connection = state.connection else { return }
-        state.isSuspended = false
+        guard state.sleep?.resume() == true else { return }
         sleeps.store(false, ordering: .relaxed)
-        MHD_resume_connection(connection)
     }
 
     /// A subscription has bytes again: resume the connection if it sleeps.
@@ -306,7 +302,7 @@ final class EventStream: SubscriptionWake, @unchecked Sendable {
     /// Runs `body` holding the stream's lock, the thread marked as holding it (debug
     /// builds): the connection's lock comes before it, never after (`Connection`).
     @inline(__always)
-    private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    private func locked<Result: ~Copyable>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if DEBUG
             try state.withLock { state in try marking(.streamLock) { try body(&state) } }
         #else
