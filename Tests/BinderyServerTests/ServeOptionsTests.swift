@@ -1,6 +1,7 @@
 import BinderyLoopback
-import BinderyServer
 import XCTest
+
+@testable import BinderyServer
 
 /// One table gives the command line, the environment and `--help`.
 final class ServeOptionsTests: XCTestCase {
@@ -129,6 +130,23 @@ final class ServeOptionsTests: XCTestCase {
             XCTAssertEqual(options.subtracting(named).sorted(), [], "options \(file)'s table leaves out")
             XCTAssertEqual(named.subtracting(options).subtracting(["help", "version"]).sorted(), [], "options \(file)'s table names that are not")
         }
+    }
+
+    func testADurationIsReadAndShownInItsOwnUnitAtItsEdges() throws {
+        func shown(_ name: String, _ configuration: ServerConfiguration) -> String? {
+            ServeOptions.all.first { $0.name == name }?.current(configuration)
+        }
+        let configured = try configuration(["--session-save-interval", "250", "--first-paint-wait", "0", "--header-timeout", "3600"])
+        XCTAssertEqual(configured.runtime.sessionSaveInterval, .milliseconds(250))
+        XCTAssertEqual(shown("session-save-interval", configured), "250")
+        XCTAssertEqual(configured.firstPaintWait, .zero)
+        XCTAssertEqual(shown("first-paint-wait", configured), "0")
+        XCTAssertEqual(configured.headerTimeout, .seconds(3_600))
+        XCTAssertEqual(shown("header-timeout", configured), "3600")
+        XCTAssertThrowsError(try configuration(["--header-timeout", "3601"]))
+        XCTAssertThrowsError(try configuration(["--session-save-interval", "9"]))
+        XCTAssertThrowsError(try configuration(["--sign-in-idle", "59"]))
+        XCTAssertEqual(shown("sign-in-idle", try configuration(["--sign-in-idle", "60"])), "60")
     }
 
     func testBinderysHelpShowsTheDefaultsItServesWith() throws {

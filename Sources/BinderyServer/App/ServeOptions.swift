@@ -145,10 +145,7 @@ public enum ServeOptions {
             "database", "<path|url>", "The app's database: a SQLite file (:memory: keeps it in memory), or postgres://… (a cluster).",
             get: { $0.databasePath }
         ) { $0.databasePath = $1 },
-        value(
-            "heartbeat", "<seconds>", "Seconds between keep-alive comments on each stream.",
-            get: { "\($0.heartbeat.components.seconds)" }
-        ) { $0.heartbeat = .seconds(try number($1, in: 1...3_600) as Int) },
+        seconds("heartbeat", "Seconds between keep-alive comments on each stream.", in: 1...3_600, \.heartbeat),
         value(
             "max-sessions", "<n>", "Most live sessions; more get 503.",
             get: { "\($0.runtime.maxSessions)" }
@@ -181,18 +178,9 @@ public enum ServeOptions {
             "max-connections-per-client", "<n>", "Most open connections from one client address; more get 429.",
             get: { "\($0.maxConnectionsPerClient)" }
         ) { $0.maxConnectionsPerClient = try number($1, in: 1...10_000_000) },
-        value(
-            "header-timeout", "<seconds>", "Seconds a request's headers may take (also a kept-alive connection's idle time).",
-            get: { "\($0.headerTimeout.components.seconds)" }
-        ) { $0.headerTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
-        value(
-            "body-timeout", "<seconds>", "Seconds a request's body may take after its headers.",
-            get: { "\($0.bodyTimeout.components.seconds)" }
-        ) { $0.bodyTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
-        value(
-            "stalled-stream-timeout", "<seconds>", "Seconds a stream's client may take nothing while events wait.",
-            get: { "\($0.stalledStreamTimeout.components.seconds)" }
-        ) { $0.stalledStreamTimeout = .seconds(try number($1, in: 1...3_600) as Int) },
+        seconds("header-timeout", "Seconds a request's headers may take (also a kept-alive connection's idle time).", in: 1...3_600, \.headerTimeout),
+        seconds("body-timeout", "Seconds a request's body may take after its headers.", in: 1...3_600, \.bodyTimeout),
+        seconds("stalled-stream-timeout", "Seconds a stream's client may take nothing while events wait.", in: 1...3_600, \.stalledStreamTimeout),
         value(
             "stream-send-buffer", "<bytes>",
             "Bytes the kernel may hold to send on a stream's socket: what a client that stops reading pins until it is found stalled.",
@@ -206,26 +194,16 @@ public enum ServeOptions {
             "max-body", "<bytes>", "Largest request body; larger gets 413.",
             get: { "\($0.maxBodyBytes)" }
         ) { $0.maxBodyBytes = try number($1, in: 0...(1 << 30)) },
-        value(
-            "session-idle", "<seconds>", "Seconds before a session with no stream and no request leaves memory (a kept one stays stored).",
-            get: { "\($0.runtime.sessionIdleTimeout.components.seconds)" }
-        ) { $0.runtime.sessionIdleTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
-        value(
-            "unused-session-idle", "<seconds>", "Seconds before a session nobody streamed from or sent an input to is disposed.",
-            get: { "\($0.runtime.unusedSessionTimeout.components.seconds)" }
-        ) { $0.runtime.unusedSessionTimeout = .seconds(try number($1, in: 1...31_536_000) as Int) },
-        value(
-            "sign-in-lifetime", "<seconds>", "Seconds a browser's sign-in lasts from its making, used or not.",
-            get: { "\($0.signInLifetime.components.seconds)" }
-        ) { $0.signInLifetime = .seconds(try number($1, in: 60...31_536_000) as Int) },
-        value(
-            "sign-in-idle", "<seconds>", "Seconds a browser's sign-in lasts unused.",
-            get: { "\($0.signInIdleLimit.components.seconds)" }
-        ) { $0.signInIdleLimit = .seconds(try number($1, in: 60...31_536_000) as Int) },
-        value(
-            "script-token-lifetime", "<seconds>", "Seconds a script's token (Authorization: Bearer) lasts from its making.",
-            get: { "\($0.scriptTokenLifetime.components.seconds)" }
-        ) { $0.scriptTokenLifetime = .seconds(try number($1, in: 60...315_360_000) as Int) },
+        seconds(
+            "session-idle", "Seconds before a session with no stream and no request leaves memory (a kept one stays stored).", in: 1...31_536_000,
+            \.runtime.sessionIdleTimeout),
+        seconds(
+            "unused-session-idle", "Seconds before a session nobody streamed from or sent an input to is disposed.", in: 1...31_536_000,
+            \.runtime.unusedSessionTimeout),
+        seconds("sign-in-lifetime", "Seconds a browser's sign-in lasts from its making, used or not.", in: 60...31_536_000, \.signInLifetime),
+        seconds("sign-in-idle", "Seconds a browser's sign-in lasts unused.", in: 60...31_536_000, \.signInIdleLimit),
+        seconds(
+            "script-token-lifetime", "Seconds a script's token (Authorization: Bearer) lasts from its making.", in: 60...315_360_000, \.scriptTokenLifetime),
         value(
             "upload-directory", "<path>", "Folder uploads arrive in before their input takes them (default: a temporary one of the server's own).",
             get: { $0.uploadDirectory?.path ?? "" }
@@ -233,44 +211,32 @@ public enum ServeOptions {
         flag("no-first-paint", "Serve pages as written: their values come once the script has connected (default: in the page).") {
             $0.firstPaint = false
         },
-        value(
-            "first-paint-wait", "<ms>", "Milliseconds a page's new session may take over its start inputs before the page goes without them.",
-            get: {
-                "\($0.firstPaintWait.components.seconds * 1000 + $0.firstPaintWait.components.attoseconds / 1_000_000_000_000_000)"
-            }
-        ) { $0.firstPaintWait = .milliseconds(try number($1, in: 0...60_000) as Int) },
+        milliseconds(
+            "first-paint-wait", "Milliseconds a page's new session may take over its start inputs before the page goes without them.", in: 0...60_000,
+            \.firstPaintWait),
         flag("no-session-store", "Keep sessions in memory only: a restart loses them (default: in the app's database).") {
             $0.keepsSessions = false
         },
-        value(
-            "session-save-interval", "<ms>", "Milliseconds between saves of the sessions that changed (kill -9 loses at most about this).",
-            get: {
-                "\($0.runtime.sessionSaveInterval.components.seconds * 1000 + $0.runtime.sessionSaveInterval.components.attoseconds / 1_000_000_000_000_000)"
-            }
-        ) { $0.runtime.sessionSaveInterval = .milliseconds(try number($1, in: 10...600_000) as Int) },
-        value(
-            "shared-lease", "<seconds>", "In a cluster, seconds before another node takes over a shared ViewModel whose node stopped renewing its lease.",
-            get: { "\($0.runtime.sharedSessionLease.components.seconds)" }
-        ) { $0.runtime.sharedSessionLease = .seconds(try number($1, in: 2...600) as Int) },
-        value(
-            "shared-answer-timeout", "<seconds>",
-            "In a cluster, seconds an input to a shared ViewModel waits for its owner's answer before a 503 (it may still apply).",
-            get: { "\($0.runtime.sharedSessionAnswerTimeout.components.seconds)" }
-        ) { $0.runtime.sharedSessionAnswerTimeout = .seconds(try number($1, in: 1...600) as Int) },
-        value(
-            "held-answer-timeout", "<seconds>",
-            "Seconds an input's answer waits for the work that holds it (a durable write) before a 504; the work goes on.",
-            get: { "\($0.runtime.heldAnswerTimeout.components.seconds)" }
-        ) { $0.runtime.heldAnswerTimeout = .seconds(try number($1, in: 1...600) as Int) },
+        milliseconds(
+            "session-save-interval", "Milliseconds between saves of the sessions that changed (kill -9 loses at most about this).", in: 10...600_000,
+            \.runtime.sessionSaveInterval),
+        seconds(
+            "shared-lease", "In a cluster, seconds before another node takes over a shared ViewModel whose node stopped renewing its lease.", in: 2...600,
+            \.runtime.sharedSessionLease),
+        seconds(
+            "shared-answer-timeout", "In a cluster, seconds an input to a shared ViewModel waits for its owner's answer before a 503 (it may still apply).",
+            in: 1...600, \.runtime.sharedSessionAnswerTimeout),
+        seconds(
+            "held-answer-timeout", "Seconds an input's answer waits for the work that holds it (a durable write) before a 504; the work goes on.", in: 1...600,
+            \.runtime.heldAnswerTimeout),
         value(
             "input-keys-per-session", "<n>",
             "Inputs sent with an Idempotency-Key that each session remembers, with their answers: a repeat is not applied again.",
             get: { "\($0.runtime.inputKeysPerSession)" }
         ) { $0.runtime.inputKeysPerSession = try number($1, in: 1...100_000) },
-        value(
-            "stored-session-lifetime", "<seconds>", "Seconds a stored session is kept after it was last asked for or streamed from.",
-            get: { "\($0.runtime.storedSessionLifetime.components.seconds)" }
-        ) { $0.runtime.storedSessionLifetime = .seconds(try number($1, in: 1...31_536_000) as Int) },
+        seconds(
+            "stored-session-lifetime", "Seconds a stored session is kept after it was last asked for or streamed from.", in: 1...31_536_000,
+            \.runtime.storedSessionLifetime),
         value(
             "max-stored-sessions", "<n>", "Most sessions kept in the store; beyond, the least recently seen are deleted.",
             get: { "\($0.runtime.maxStoredSessions)" }
@@ -305,10 +271,7 @@ public enum ServeOptions {
             $0.development = true
             $0.runtime.recordsTranscripts = true
         },
-        value(
-            "shutdown-grace", "<seconds>", "How long stopping waits for busy sessions before answering 503.",
-            get: { "\($0.shutdownGrace.components.seconds)" }
-        ) { $0.shutdownGrace = .seconds(try number($1, in: 0...3_600) as Int) },
+        seconds("shutdown-grace", "How long stopping waits for busy sessions before answering 503.", in: 0...3_600, \.shutdownGrace),
     ]
 
     private struct Problem: Error, CustomStringConvertible {
@@ -322,6 +285,24 @@ public enum ServeOptions {
         set: @escaping @Sendable (inout ServerConfiguration, String) throws -> Void
     ) -> ServeOption {
         ServeOption(name: name, environment: environment ?? [variable(name)], placeholder: placeholder, help: help, apply: set, current: get)
+    }
+
+    /// An option of whole seconds within `range`, the configuration's `duration`.
+    private static func seconds(
+        _ name: String, _ help: String, in range: ClosedRange<Int>, _ duration: WritableKeyPath<ServerConfiguration, Duration> & Sendable
+    ) -> ServeOption {
+        value(name, "<seconds>", help, get: { "\($0[keyPath: duration].components.seconds)" }) {
+            $0[keyPath: duration] = .seconds(try number($1, in: range) as Int)
+        }
+    }
+
+    /// An option of whole milliseconds within `range`, the configuration's `duration`.
+    private static func milliseconds(
+        _ name: String, _ help: String, in range: ClosedRange<Int>, _ duration: WritableKeyPath<ServerConfiguration, Duration> & Sendable
+    ) -> ServeOption {
+        value(name, "<ms>", help, get: { "\($0[keyPath: duration].nanoseconds / 1_000_000)" }) {
+            $0[keyPath: duration] = .milliseconds(try number($1, in: range) as Int)
+        }
     }
 
     private static func flag(_ name: String, _ help: String, set: @escaping @Sendable (inout ServerConfiguration) -> Void) -> ServeOption {
