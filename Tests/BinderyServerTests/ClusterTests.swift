@@ -329,12 +329,12 @@ final class ClusterTests: XCTestCase {
             if writer == 3 {
                 // Once notes went through the owner's node, it dies; the writers stop once
                 // notes went through after a new owner took over (the lease runs 2 s here).
-                let deadline = Date() + 20
-                func waitFor(_ condition: () -> Bool) { while !condition(), Date() < deadline { usleep(10_000) } }
-                waitFor { acknowledged.withLock { $0.filter { $0.hasPrefix("w0-") }.count } >= 3 }
+                _ = BinderyLoopback.eventually(within: .seconds(20), every: .milliseconds(10)) {
+                    acknowledged.withLock { $0.filter { $0.hasPrefix("w0-") }.count } >= 3
+                }
                 kill(firstPID, SIGKILL)
                 killed.store(true, ordering: .relaxed)
-                waitFor { afterKill.load(ordering: .relaxed) >= 6 }
+                _ = BinderyLoopback.eventually(within: .seconds(20), every: .milliseconds(10)) { afterKill.load(ordering: .relaxed) >= 6 }
                 stop.store(true, ordering: .relaxed)
                 return
             }

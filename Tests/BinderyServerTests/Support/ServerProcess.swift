@@ -95,9 +95,7 @@ final class ServerProcess {
 
     /// Waits at most `timeout` for the process to exit; its exit status, or nil if it still runs.
     func waitForExit(timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        guard !process.isRunning else { return nil }
+        guard eventually(within: .milliseconds(Int(timeout * 1000)), every: .milliseconds(10), { !process.isRunning }) else { return nil }
         return process.terminationStatus
     }
 
