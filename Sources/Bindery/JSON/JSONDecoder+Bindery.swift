@@ -26,7 +26,7 @@ extension JSONDecoder {
 }
 
 /// ISO 8601 dates as HTML's date and time fields write them.
-package enum ISODates {
+enum ISODates {
     package static func date(_ text: String) -> Date? {
         let utc = TimeZone(identifier: "UTC")!
         if text.count == 10 {

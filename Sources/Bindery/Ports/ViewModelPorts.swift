@@ -21,10 +21,10 @@ package struct ViewModelPorts {
     }
 
     /// The inputs' names, in declaration order.
-    package var inputNames: [String] { bound.inputs.map(\.name) }
+    var inputNames: [String] { bound.inputs.map(\.name) }
 
     /// The outputs' names, in declaration order.
-    package var outputNames: [String] { bound.outputs.map(\.name) }
+    var outputNames: [String] { bound.outputs.map(\.name) }
 
     /// Sends a JSON payload to input `name`, as `POST …/inputs/<name>` does.
     package func send(_ name: String, payload: Data) throws {

@@ -63,7 +63,7 @@ package final class Session: @unchecked Sendable {
 
     /// What a session is for: what its inputs reach and where its events go besides
     /// its streams. Fixed at the session's making, so a role is never half-set.
-    package enum Role: Sendable {
+    enum Role: Sendable {
         /// A session of this process's own: made by a factory, by a parent's output (a
         /// child, on its parent's scheduler), or again from the store (`origin` says
         /// whether it is kept). Its inputs reach its ViewModel.
@@ -87,7 +87,7 @@ package final class Session: @unchecked Sendable {
     /// What the application gives a session: how it starts a child, where a child is
     /// served, and how its store hears of a change. A session without them starts no
     /// child and is saved nowhere.
-    package struct Links: Sendable {
+    struct Links: Sendable {
         /// Makes a session, on the given scheduler (this session's), for a ViewModel an output emitted.
         var spawn: (@Sendable (_ viewModel: AnyObject, _ scheduler: SerialScheduler) throws -> Session)?
         /// Where a session is served, for the child references this one sends.
