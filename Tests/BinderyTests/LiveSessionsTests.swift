@@ -22,7 +22,7 @@ final class LiveSessionsTests: XCTestCase {
         XCTAssertNotEqual(second.id, "wanted", "a live session keeps its id")
         XCTAssertTrue(SessionID.isValid(second.id))
 
-        guard case .first = live.awaitRestoring("stored", { _ in }) else { return XCTFail("the first to ask makes it") }
+        guard case .first = live.await(.again(id: "stored"), { _ in }) else { return XCTFail("the first to ask makes it") }
         let third = try live.add(at: .new(preferred: "stored"), client: nil) { session($0) }.session
         XCTAssertNotEqual(third.id, "stored", "an id being made again from the store is taken")
         XCTAssertTrue(live.isTaken("stored"))
@@ -63,7 +63,7 @@ final class LiveSessionsTests: XCTestCase {
         let made = try live.add(at: .replacing("shared-1"), client: nil, sharedAs: "board") { session($0, "board") }
         XCTAssertTrue(made.replaced === old)
         XCTAssertTrue(live["shared-1"] === made.session)
-        guard case .live(let shared) = live.awaitShared("board", { _ in }) else { return XCTFail("the board's session is live") }
+        guard case .live(let shared) = live.await(.shared(viewModel: "board"), { _ in }) else { return XCTFail("the board's session is live") }
         XCTAssertTrue(shared === made.session)
         live.remove(old)
         XCTAssertTrue(live["shared-1"] === made.session, "removing the replaced one leaves its replacement")
@@ -73,14 +73,14 @@ final class LiveSessionsTests: XCTestCase {
         let live = LiveSessions(maxSessions: 10, maxPerClient: 10)
         let answers = Locked<[String]>([])
         let record: @Sendable (Result<Session, BinderyError>) -> Void = { result in answers.withLock { $0.append((try? result.get().id) ?? "failed") } }
-        guard case .first = live.awaitShared("board", record), case .behind = live.awaitShared("board", record) else {
+        guard case .first = live.await(.shared(viewModel: "board"), record), case .behind = live.await(.shared(viewModel: "board"), record) else {
             return XCTFail("one looks the shared session up, the other waits behind it")
         }
         let made = try live.add(at: .new(), client: nil, sharedAs: "board") { session($0, "board") }.session
-        live.finishShared("board", .success(made))
+        live.finish(.shared(viewModel: "board"), .success(made))
         XCTAssertEqual(answers.withLock { $0 }, [made.id, made.id])
-        guard case .first = live.awaitShared("other", record) else { return XCTFail("a new look-up after the last finished") }
-        live.finishShared("other", .failure(BinderyError(.storeUnavailable, "down")))
+        guard case .first = live.await(.shared(viewModel: "other"), record) else { return XCTFail("a new look-up after the last finished") }
+        live.finish(.shared(viewModel: "other"), .failure(BinderyError(.storeUnavailable, "down")))
         XCTAssertEqual(answers.withLock { $0 }.last, "failed")
     }
 }

@@ -121,14 +121,14 @@ public final class Application: @unchecked Sendable {
             return archive.isKnown(id: preferredID) { known in makeOne(taking: (try? known.get()) ?? true) }
         }
         if let host = sharedHost.withLock({ $0 }) { return replica(of: viewModel, from: host, completion: completion) }
-        switch live.awaitShared(viewModel, completion) {
+        switch live.await(.shared(viewModel: viewModel), completion) {
         case .live(let session):
             // A shared session's later clients queue behind its start, so they see it started (or gone).
             session.snapshot { result in completion(result.map { _ in session }) }
         case .behind:
             return
         case .first:
-            let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [live] in live.finishShared(viewModel, $0) }
+            let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [live] in live.finish(.shared(viewModel: viewModel), $0) }
             guard let archive else { return make(definition, parameters: parameters, completion: finish) }
             // The shared session may be stored, under the id its clients know.
             archive.claimShared(viewModel: viewModel) { [self] claimed in
@@ -162,11 +162,11 @@ public final class Application: @unchecked Sendable {
             return replica(of: viewModel, from: host) { result in completion(result.flatMap { $0.id == id ? .success($0) : .failure(unknown()) }) }
         }
         guard let archive else { return completion(.failure(unknown())) }
-        switch live.awaitRestoring(id, answer) {
+        switch live.await(.again(id: id), answer) {
         case .live(let session): answer(.success(session))
         case .behind: return
         case .first:
-            let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [live] in live.finishRestoring(id, $0) }
+            let finish: @Sendable (Result<Session, BinderyError>) -> Void = { [live] in live.finish(.again(id: id), $0) }
             archive.claim(id: id, viewModel: viewModel) { [self] claimed in
                 switch claimed {
                 case .failure(let error): finish(.failure(error))

@@ -15,10 +15,16 @@ final class LiveSessions: Sendable {
         var byID: [String: Session] = [:]
         var shared: [String: Session] = [:]
         var byClient: [String: Int] = [:]
-        /// Requests for sessions being made again from the store, by id.
-        var restoring: [String: [Completion]] = [:]
-        /// Requests for shared sessions being looked for in the store, by ViewModel.
-        var pendingShared: [String: [Completion]] = [:]
+        /// Requests for sessions being made, by what is being made.
+        var waiting: [Making: [Completion]] = [:]
+    }
+
+    /// A session being made that requests wait for.
+    enum Making: Hashable {
+        /// Session `id`, made again from the store.
+        case again(id: String)
+        /// The shared session of `viewModel`, looked for in the store (or made).
+        case shared(viewModel: String)
     }
 
     private let table = Locked(Table())
@@ -53,7 +59,7 @@ final class LiveSessions: Sendable {
             let id: String
             switch place {
             case .new(let preferred):
-                let free = preferred.map { table.byID[$0] == nil && table.restoring[$0] == nil } ?? false
+                let free = preferred.map { table.byID[$0] == nil && table.waiting[.again(id: $0)] == nil } ?? false
                 id = free ? preferred! : SessionID.make()
             case .rebuilt(let stored):
                 if let live = table.byID[stored] { return .success((live, false, nil)) }
@@ -97,7 +103,7 @@ final class LiveSessions: Sendable {
     subscript(id: String) -> Session? { table.withLock { $0.byID[id] } }
 
     /// Whether `id` is a live session's, or one's being made again.
-    func isTaken(_ id: String) -> Bool { table.withLock { $0.byID[id] != nil || $0.restoring[id] != nil } }
+    func isTaken(_ id: String) -> Bool { table.withLock { $0.byID[id] != nil || $0.waiting[.again(id: id)] != nil } }
 
     /// What a request for a session being made elsewhere does.
     enum Wait {
@@ -109,40 +115,27 @@ final class LiveSessions: Sendable {
         case behind
     }
 
-    /// Session `id` for `completion`: the live one, or a wait for its making again from the store.
-    func awaitRestoring(_ id: String, _ completion: @escaping Completion) -> Wait {
+    /// What `making` makes, for `completion`: the live session, or a wait for its making.
+    func await(_ making: Making, _ completion: @escaping Completion) -> Wait {
         table.withLock { table in
-            if let session = table.byID[id] { return .live(session) }
-            return Self.wait(for: id, in: &table.restoring, completion)
+            let live: Session?
+            switch making {
+            case .again(let id): live = table.byID[id]
+            case .shared(let viewModel): live = table.shared[viewModel]
+            }
+            if let live { return .live(live) }
+            guard table.waiting[making] == nil else {
+                table.waiting[making]!.append(completion)
+                return .behind
+            }
+            table.waiting[making] = [completion]
+            return .first
         }
     }
 
-    /// Answers every request waiting for session `id` with `result`.
-    func finishRestoring(_ id: String, _ result: Result<Session, BinderyError>) {
-        table.withLock { $0.restoring.removeValue(forKey: id) ?? [] }.forEach { $0(result) }
-    }
-
-    /// The shared session of `viewModel` for `completion`: the live one, or a
-    /// wait for its look-up in the store (or its making).
-    func awaitShared(_ viewModel: String, _ completion: @escaping Completion) -> Wait {
-        table.withLock { table in
-            if let session = table.shared[viewModel] { return .live(session) }
-            return Self.wait(for: viewModel, in: &table.pendingShared, completion)
-        }
-    }
-
-    /// Answers every request waiting for `viewModel`'s shared session with `result`.
-    func finishShared(_ viewModel: String, _ result: Result<Session, BinderyError>) {
-        table.withLock { $0.pendingShared.removeValue(forKey: viewModel) ?? [] }.forEach { $0(result) }
-    }
-
-    private static func wait(for key: String, in waiting: inout [String: [Completion]], _ completion: @escaping Completion) -> Wait {
-        guard waiting[key] == nil else {
-            waiting[key]!.append(completion)
-            return .behind
-        }
-        waiting[key] = [completion]
-        return .first
+    /// Answers every request waiting for what `making` made with `result`.
+    func finish(_ making: Making, _ result: Result<Session, BinderyError>) {
+        table.withLock { $0.waiting.removeValue(forKey: making) ?? [] }.forEach { $0(result) }
     }
 
     /// Every live session.
