@@ -286,9 +286,6 @@ public final class Application: @unchecked Sendable {
         return session
     }
 
-    /// The registered name of ViewModel type `type`.
-    func name(of type: Any.Type) -> String? { definitions.name(of: type) }
-
     /// The live session `id` of `viewModel` (not one only stored: `findSession`).
     package func session(_ viewModel: String, id: String) throws -> Session {
         guard let session = try liveSession(viewModel, id: id) else { throw BinderyError(.unknownSession, "no session '\(id)' of \(viewModel)") }
@@ -316,9 +313,6 @@ public final class Application: @unchecked Sendable {
         configuration.logger.info(
             message, metadata: ["view_model": "\(session.viewModelName)", "session": "\(session.id)", "reason": "\(reason)"])
     }
-
-    /// The live sessions `matching` picks.
-    func liveSessions(where matching: (Session) -> Bool) -> [Session] { live.filter(matching) }
 
     /// The number of live sessions of each registered ViewModel.
     package var sessionCounts: [String: Int] { live.counts(of: definitions.names) }

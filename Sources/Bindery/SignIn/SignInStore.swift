@@ -106,6 +106,6 @@ extension Application {
     /// Ends every live session owned by `identity` (signed out everywhere): their
     /// streams end (`bindery.end`) and their stored state goes.
     package func disposeSessions(ownedBy identity: String) {
-        for session in liveSessions(where: { $0.owner == .identity(identity) }) { disposeSession(session) }
+        for session in live.filter({ $0.owner == .identity(identity) }) { disposeSession(session) }
     }
 }
