@@ -219,3 +219,35 @@ def test_the_page_keeps_its_place_through_changes_errors_and_crashes(loop):
         file.write("body { background: rgb(4, 5, 6); }\n")
     wait(browser, lambda b: b.execute_script(background) == "rgb(4, 5, 6)", timeout=30)
     assert same_page(browser)
+
+
+def test_a_loop_started_on_code_that_does_not_build_serves_the_last_build_under_its_errors():
+    source = os.path.join(APP, VIEW_MODEL)
+    with open(source) as file:
+        original = file.read()
+    scratch = tempfile.mkdtemp(prefix="bindery-dev-")
+    edit(source, "    private let disposeBag = DisposeBag()\n", "    private let disposeBag = DisposeBag()\n    let broken: Int = \"x\"\n")
+    broken_line = line_of(source, 'let broken: Int = "x"')
+    loop = DevLoop(APP, free_port(), os.path.join(scratch, "dev.sqlite"))
+    browser = make_browser()
+    try:
+        loop.wait_for(r"the build failed(.|\n)*the last build serves(.|\n)*listening on")
+        browser.get(loop.url)
+        wait(browser, lambda b: panel(b, "failed") is not None, timeout=30)
+        failed = panel(browser, "failed")
+        assert failed.find_element(By.CSS_SELECTOR, "[data-bindery-dev-place]").text == f"{VIEW_MODEL}:{broken_line}:23", failed.text
+        # Under the errors, the last build serves the page.
+        before = count(browser)
+        browser.find_element(By.ID, "increment").click()
+        wait(browser, lambda b: count(b) != before)
+        # Fixed: built, started, and the page goes on with its session, the errors gone.
+        mark = len(loop.output)
+        with open(source, "w") as file:
+            file.write(original)
+        loop.wait_for("listening on", after=mark)
+        wait(browser, lambda b: panel(b, "failed") is None and count(b) == "1", timeout=30)
+    finally:
+        browser.quit()
+        loop.stop()
+        with open(source, "w") as file:
+            file.write(original)

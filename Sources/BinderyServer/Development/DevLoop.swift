@@ -97,7 +97,17 @@ package enum DevLoop {
 
         func run(until stopped: () -> Bool) {
             var (swift, assets) = (swiftFiles, publicFiles)
-            if build() { start() } else { say("fix it and save: the loop builds again") }
+            if let failure = build() {
+                // The last build, an earlier run's, serves with the errors over its pages; with none, the terminal alone shows them.
+                if let binary, FileManager.default.isExecutableFile(atPath: binary.path) {
+                    say("the last build serves until this one builds")
+                    start(binary, telling: failure)
+                } else {
+                    say("fix it and save: the loop builds again")
+                }
+            } else {
+                start()
+            }
             while !stopped() {
                 Thread.sleep(forTimeInterval: interval)
                 if let app, !app.isRunning { ended(app) }
@@ -117,7 +127,7 @@ package enum DevLoop {
                     say("changed: \(changedSwift.joined(separator: ", ")): building")
                     quickEnds = 0
                     app?.tell(DevNotice(state: "building"))
-                    if build() { start() }
+                    if build() == nil { start() }
                 } else if !changedAssets.isEmpty {
                     say("changed in the public folder: \(changedAssets.joined(separator: ", "))")
                     app?.tell(DevNotice(assets: changedAssets))
@@ -126,23 +136,32 @@ package enum DevLoop {
             app?.stop()
         }
 
-        /// Builds the product; a failure is told to the pages (and printed as it came).
-        func build() -> Bool {
+        /// Builds the product; nil if it built, else the failure, told to the pages (and printed as it came).
+        func build() -> DevNotice? {
             let (status, output) = Self.runToEnd(["swift", "build", "--product", product], in: folder)
-            guard status != 0 else { return true }
+            guard status != 0 else { return nil }
             let problems = BuildOutput.compileProblems(in: output, sources: sources)
             say("the build failed: \(problems.count) error\(problems.count == 1 ? "" : "s"); the pages show \(problems.count == 1 ? "it" : "them")")
-            app?.tell(DevNotice(state: "failed", problems: problems, log: BuildOutput.tail(of: output, lines: 40)))
-            return false
+            let failure = DevNotice(state: "failed", problems: problems, log: BuildOutput.tail(of: output, lines: 40))
+            app?.tell(failure)
+            return failure
         }
 
-        /// Stops the process serving (its sessions are saved) and starts the one just built.
-        func start(telling notice: DevNotice? = nil) {
+        /// Where the product's build is (a failed build leaves the last one there); nil if that cannot be told.
+        var binary: URL? {
+            let (status, output) = Self.runToEnd(["swift", "build", "--product", product, "--show-bin-path"], in: folder)
+            guard status == 0 else {
+                say("where the build is cannot be told: \(output)")
+                return nil
+            }
+            return URL(fileURLWithPath: output.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent(product)
+        }
+
+        /// Stops the process serving (its sessions are saved) and starts `binary` (the one just built), told `notice`.
+        func start(_ binary: URL? = nil, telling notice: DevNotice? = nil) {
             app?.stop()
             app = nil
-            let (status, output) = Self.runToEnd(["swift", "build", "--product", product, "--show-bin-path"], in: folder)
-            let binary = URL(fileURLWithPath: output.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent(product)
-            guard status == 0 else { return say("where the build is cannot be told: \(output)") }
+            guard let binary = binary ?? self.binary else { return }
             do {
                 app = try AppProcess(binary: binary, arguments: arguments, in: folder)
                 if let notice { app?.tell(notice) }
