@@ -10,7 +10,7 @@ import Logging
 /// Thread safety: every method may be called from any thread, and none waits
 /// for a session: work that needs one is queued on it and answered through a
 /// completion, called from the session's turn.
-public final class Application: @unchecked Sendable {
+public final class Application: Sendable {
     /// The limits in force.
     public let configuration: RuntimeConfiguration
     /// What the ViewModels need from outside, handed to every factory.
