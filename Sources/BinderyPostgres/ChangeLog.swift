@@ -21,7 +21,7 @@ import Synchronization
 /// - Changes are kept for `retained` offsets per topic. A node further
 ///   behind than that (or a topic it has never read) is told `behind`, and
 ///   reloads the whole value with its offset (`resume`).
-public final class ChangeLog: @unchecked Sendable {
+public final class ChangeLog: Sendable {
     /// The `NOTIFY` channel.
     static let channel = "bindery_changes"
 

@@ -13,7 +13,7 @@ import Synchronization
 /// connection was lost and made again (everything sent meanwhile was
 /// missed): the reader then catches up on everything it follows. (With no
 /// key, `wake` gets nil for both.)
-public final class PostgresListener: @unchecked Sendable {
+public final class PostgresListener: Sendable {
     private let url: String
     private let channels: [String]
     private let pollInterval: Duration

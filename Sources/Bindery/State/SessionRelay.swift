@@ -20,7 +20,7 @@ import Foundation
 /// `BehaviorRelay`. `Element` is `Codable`: the value is stored as JSON.
 ///
 /// Thread safety: `accept` and `value` are safe from any thread, as a `BehaviorRelay`'s.
-public final class SessionRelay<Element: Codable>: ObservableType, @unchecked Sendable {
+public final class SessionRelay<Element: Codable>: ObservableType, Sendable {
     private let relay: BehaviorRelay<Element>
     /// The state of the session being made when this relay was, if any. Held,
     /// not weak: the state holds the relay only weakly (no cycle), and a weak

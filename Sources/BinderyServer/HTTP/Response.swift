@@ -2,7 +2,7 @@ import Bindery
 import Foundation
 
 /// What the server sends: a status, headers, and either bytes or an event stream.
-struct Response: @unchecked Sendable {
+struct Response: Sendable {
     /// The body.
     enum Body {
         /// Bytes sent at once.

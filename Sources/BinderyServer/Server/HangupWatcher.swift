@@ -56,7 +56,7 @@ private func firstToStop(_ stopping: Locked<Bool>) -> Bool {
     /// The watcher on Linux: each stream's socket in an epoll set of its own,
     /// for `EPOLLRDHUP` only (the peer closed), once; an `eventfd` wakes the
     /// thread to stop. A watch or an unwatch is one system call.
-    final class EpollHangupWatcher: HangupWatcher, @unchecked Sendable {
+    final class EpollHangupWatcher: HangupWatcher, Sendable {
         private let epoll: Int32
         private let wake: Int32
         private let hungUp: @Sendable (UInt64) -> Void
@@ -122,7 +122,7 @@ private func firstToStop(_ stopping: Locked<Bool>) -> Bool {
 /// has bytes to read (a client that sent more on a stream's connection) is
 /// dropped unreported, so that it does not wake the thread again and again.
 /// Each wait costs a pass over every open stream: epoll's watcher is Linux's.
-final class PollHangupWatcher: HangupWatcher, @unchecked Sendable {
+final class PollHangupWatcher: HangupWatcher, Sendable {
     private let hungUp: @Sendable (UInt64) -> Void
     /// The sockets watched, each with its stream's serial.
     private let watched = Locked<[Int32: UInt64]>([:])

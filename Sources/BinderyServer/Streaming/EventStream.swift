@@ -24,7 +24,7 @@ import Synchronization
 /// sessions' turns) and the connection's calls (heartbeats, hang-ups,
 /// draining, the sweep). It takes no other lock of the server's while held
 /// except a subscription's, so a connection may call it under its own.
-final class EventStream: SubscriptionWake, @unchecked Sendable {
+final class EventStream: SubscriptionWake, Sendable {
     /// What the lock guards; what an event needs first.
     private struct State: ~Copyable {
         /// While it holds, the subscription has nothing to write
