@@ -30,16 +30,14 @@ import GRDB
 ///
 /// Thread safety: `write` may be called from any thread and returns at once;
 /// writes and completions run on the database's writer thread.
-public final class GroupCommit: @unchecked Sendable {
+public final class GroupCommit: Sendable {
     private let database: any DatabaseWriter
     private let endOfBatch: @Sendable () -> Void
     /// The inputs' receipts (touched on the writer thread only).
     private let receipts: Receipts
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var waiting: [Entry] = []
-    /// A batch is queued on the writer or committing: new writes wait for the next.
-    private var isCommitting = false
+    /// The writes waiting for the next transaction, and whether a batch is
+    /// queued on the writer or committing (new writes wait for the next).
+    private let queue = Locked<(waiting: [Entry], isCommitting: Bool)>(([], false))
 
     private struct Entry {
         /// The receipt the write records, if its input came with a client's key.
@@ -65,7 +63,7 @@ public final class GroupCommit: @unchecked Sendable {
 
     /// Writes waiting for the next transaction, and whether one is queued or committing (tests).
     package var state: (waiting: Int, isCommitting: Bool) {
-        lock.withLock { (waiting.count, isCommitting) }
+        queue.withLock { ($0.waiting.count, $0.isCommitting) }
     }
 
     /// Runs `write` in the next transaction and, once that transaction has
@@ -97,10 +95,10 @@ public final class GroupCommit: @unchecked Sendable {
                     answer?.release()
                 }
             })
-        let start = lock.withLock { () -> Bool in
-            waiting.append(entry)
-            defer { isCommitting = true }
-            return !isCommitting
+        let start = queue.withLock { queue -> Bool in
+            queue.waiting.append(entry)
+            defer { queue.isCommitting = true }
+            return !queue.isCommitting
         }
         if start { commitNext() }
     }
@@ -108,14 +106,14 @@ public final class GroupCommit: @unchecked Sendable {
     /// Commits what waits, on the writer; then the next batch if more came meanwhile.
     private func commitNext() {
         database.asyncWriteWithoutTransaction { [self] db in
-            let batch = lock.withLock { () -> [Entry] in
-                defer { waiting.removeAll(keepingCapacity: true) }
-                return waiting
+            let batch = queue.withLock { queue -> [Entry] in
+                defer { queue.waiting.removeAll(keepingCapacity: true) }
+                return queue.waiting
             }
             commit(batch, db)
-            let more = lock.withLock { () -> Bool in
-                if waiting.isEmpty { isCommitting = false }
-                return isCommitting
+            let more = queue.withLock { queue -> Bool in
+                if queue.waiting.isEmpty { queue.isCommitting = false }
+                return queue.isCommitting
             }
             if more { commitNext() }
         }

@@ -152,46 +152,49 @@ package struct InputReceipt: Sendable, Equatable {
 /// told it timed out, whichever comes first; never both.
 ///
 /// Thread safety: any thread.
-package final class PendingAnswer: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    /// The holds not yet released, the input's turn counting as one while it runs.
-    private var holds = 1
-    /// The failure the input is answered with: the first a hold was released
-    /// with, unless it was made from an error that was not a `BinderyError`
-    /// (`failureIsGeneric`) and a `BinderyError` came later.
-    private var failure: BinderyError?
-    private var failureIsGeneric = false
-    /// What answers once none are left.
-    private var answer: ((BinderyError?) -> Void)?
-    /// What answers if the holds outlast the limit.
-    private var timedOut: (() -> Void)?
-    /// What hears how the work ended, if that was after `timedOut`.
-    private var endedLate: ((BinderyError?) -> Void)?
-    /// When `timedOut` is due, if there is a limit and the answer still waits.
-    private var deadline: ContinuousClock.Instant?
-    /// One of the two ran (or is running).
-    private var isDone = false
+package final class PendingAnswer: Sendable {
+    private struct State {
+        /// The holds not yet released, the input's turn counting as one while it runs.
+        var holds = 1
+        /// The failure the input is answered with: the first a hold was released
+        /// with, unless it was made from an error that was not a `BinderyError`
+        /// (`failureIsGeneric`) and a `BinderyError` came later.
+        var failure: BinderyError?
+        var failureIsGeneric = false
+        /// What answers once none are left.
+        var answer: ((BinderyError?) -> Void)?
+        /// What answers if the holds outlast the limit.
+        var timedOut: (() -> Void)?
+        /// What hears how the work ended, if that was after `timedOut`.
+        var endedLate: ((BinderyError?) -> Void)?
+        /// When `timedOut` is due, if there is a limit and the answer still waits.
+        var deadline: ContinuousClock.Instant?
+        /// One of the two ran (or is running).
+        var isDone = false
+    }
+
+    private let state = Locked(State())
 
     fileprivate init() {}
 
     fileprivate func hold() {
-        lock.withLock { holds += 1 }
+        state.withLock { $0.holds += 1 }
     }
 
     fileprivate func release(failing error: BinderyError? = nil, isGeneric: Bool = false) {
-        let (answer, first, wasWatched) = lock.withLock { () -> (((BinderyError?) -> Void)?, BinderyError?, Bool) in
-            holds -= 1
-            if let error, failure == nil || (failureIsGeneric && !isGeneric) { (failure, failureIsGeneric) = (error, isGeneric) }
-            guard holds == 0 else { return (nil, nil, false) }
-            if isDone, let endedLate {
-                self.endedLate = nil
-                return (endedLate, failure, false)
+        let (answer, first, wasWatched) = state.withLock { state -> (((BinderyError?) -> Void)?, BinderyError?, Bool) in
+            state.holds -= 1
+            if let error, state.failure == nil || (state.failureIsGeneric && !isGeneric) { (state.failure, state.failureIsGeneric) = (error, isGeneric) }
+            guard state.holds == 0 else { return (nil, nil, false) }
+            if state.isDone, let endedLate = state.endedLate {
+                state.endedLate = nil
+                return (endedLate, state.failure, false)
             }
-            guard !isDone, let answer = self.answer else { return (nil, nil, false) }
-            isDone = true
-            defer { (self.answer, timedOut, deadline, endedLate) = (nil, nil, nil, nil) }
-            return (answer, failure, deadline != nil)
+            guard !state.isDone, let answer = state.answer else { return (nil, nil, false) }
+            state.isDone = true
+            let wasWatched = state.deadline != nil
+            (state.answer, state.timedOut, state.deadline, state.endedLate) = (nil, nil, nil, nil)
+            return (answer, state.failure, wasWatched)
         }
         if wasWatched { HeldAnswerDeadlines.shared.remove(self) }
         answer?(first)
@@ -207,12 +210,10 @@ package final class PendingAnswer: @unchecked Sendable {
         within limit: Duration? = nil, _ answer: @escaping (BinderyError?) -> Void, orElse timedOut: @escaping () -> Void = {},
         endedLate: ((BinderyError?) -> Void)? = nil
     ) {
-        let watch = lock.withLock { () -> Bool in
-            self.answer = answer
-            self.timedOut = timedOut
-            self.endedLate = endedLate
-            guard let limit, holds > 1 else { return false }
-            deadline = .now + limit
+        let watch = state.withLock { state -> Bool in
+            (state.answer, state.timedOut, state.endedLate) = (answer, timedOut, endedLate)
+            guard let limit, state.holds > 1 else { return false }
+            state.deadline = .now + limit
             return true
         }
         if watch { HeldAnswerDeadlines.shared.add(self) }
@@ -222,11 +223,12 @@ package final class PendingAnswer: @unchecked Sendable {
     /// Runs `timedOut` if the deadline has passed and the answer still waits;
     /// whether the answer is done (so no longer needs watching).
     fileprivate func expireIfDue(_ now: ContinuousClock.Instant) -> Bool {
-        let (timedOut, done) = lock.withLock { () -> ((() -> Void)?, Bool) in
-            guard !isDone, let deadline, now >= deadline else { return (nil, isDone) }
-            isDone = true
-            defer { (answer, self.timedOut, self.deadline) = (nil, nil, nil) }
-            return (self.timedOut, true)
+        let (timedOut, done) = state.withLock { state -> ((() -> Void)?, Bool) in
+            guard !state.isDone, let deadline = state.deadline, now >= deadline else { return (nil, state.isDone) }
+            state.isDone = true
+            let timedOut = state.timedOut
+            (state.answer, state.timedOut, state.deadline) = (nil, nil, nil)
+            return (timedOut, true)
         }
         timedOut?()
         return done
@@ -239,34 +241,31 @@ package final class PendingAnswer: @unchecked Sendable {
 /// write's CPU).
 ///
 /// Thread safety: any thread.
-private final class HeldAnswerDeadlines: @unchecked Sendable {
+private final class HeldAnswerDeadlines: Sendable {
     static let shared = HeldAnswerDeadlines()
 
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var watched: [ObjectIdentifier: PendingAnswer] = [:]
-    private var timer: DispatchSourceTimer?
+    private let state = Locked<(watched: [ObjectIdentifier: PendingAnswer], timer: DispatchSourceTimer?)>(([:], nil))
 
     func add(_ pending: PendingAnswer) {
-        lock.withLock {
-            watched[ObjectIdentifier(pending)] = pending
-            guard timer == nil else { return }
+        state.withLock { state in
+            state.watched[ObjectIdentifier(pending)] = pending
+            guard state.timer == nil else { return }
             // Started by the first held answer with a limit, and kept: four wake-ups a second.
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
             timer.setEventHandler { [weak self] in self?.sweep() }
-            self.timer = timer
+            state.timer = timer
             timer.resume()
         }
     }
 
     func remove(_ pending: PendingAnswer) {
-        _ = lock.withLock { watched.removeValue(forKey: ObjectIdentifier(pending)) }
+        _ = state.withLock { $0.watched.removeValue(forKey: ObjectIdentifier(pending)) }
     }
 
     private func sweep() {
         let now = ContinuousClock.now
-        let candidates = lock.withLock { Array(watched.values) }
+        let candidates = state.withLock { Array($0.watched.values) }
         for pending in candidates where pending.expireIfDue(now) { remove(pending) }
     }
 }

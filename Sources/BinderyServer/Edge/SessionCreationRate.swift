@@ -1,3 +1,4 @@
+import Bindery
 import Foundation
 
 /// How fast each client may create sessions: a bucket per client address
@@ -8,7 +9,7 @@ import Foundation
 /// addresses cannot grow it without bound.
 ///
 /// Thread safety: `take` may be called from any thread.
-final class SessionCreationRate: @unchecked Sendable {
+final class SessionCreationRate: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -16,8 +17,7 @@ final class SessionCreationRate: @unchecked Sendable {
 
     let perSecond: Double
     let burst: Int
-    private let lock = NSLock()
-    private var buckets: [String: Bucket] = [:]
+    private let buckets = Locked<[String: Bucket]>([:])
     /// Clients tracked before full buckets are forgotten.
     private static let forgetBeyond = 10_000
 
@@ -29,7 +29,7 @@ final class SessionCreationRate: @unchecked Sendable {
     /// Takes one creation from `client`'s bucket; nil if there was one, else
     /// how long until there is.
     func take(for client: String, now: ContinuousClock.Instant = .now) -> Duration? {
-        lock.withLock {
+        buckets.withLock { buckets in
             var bucket = buckets[client].map { refilled($0, now) } ?? Bucket(tokens: Double(burst), updated: now)
             guard bucket.tokens >= 1 else {
                 buckets[client] = bucket

@@ -1,29 +1,26 @@
+import Bindery
 import Foundation
+import Synchronization
 
 /// Counts open streams against the server-wide limit.
 ///
 /// Thread safety: every method may be called from any thread.
-final class StreamAdmission: @unchecked Sendable {
+final class StreamAdmission: Sendable {
     /// One admitted stream's place; given back once, by `release`.
-    final class Ticket: @unchecked Sendable {
+    final class Ticket: Sendable {
         private let admission: StreamAdmission
-        private let lock = NSLock()
-        private var isReleased = false
+        private let isReleased = Atomic<Bool>(false)
 
         fileprivate init(_ admission: StreamAdmission) { self.admission = admission }
 
         /// Gives the place back; later calls do nothing.
         func release() {
-            let first = lock.withLock { () -> Bool in
-                defer { isReleased = true }
-                return !isReleased
-            }
-            if first { admission.lock.withLock { admission.open -= 1 } }
+            guard !isReleased.exchange(true, ordering: .relaxed) else { return }
+            admission.open.withLock { $0 -= 1 }
         }
     }
 
-    private let lock = NSLock()
-    private var open = 0
+    private let open = Locked(0)
     /// The most streams open at once.
     let limit: Int
 
@@ -31,13 +28,14 @@ final class StreamAdmission: @unchecked Sendable {
 
     /// A place if one is free.
     func admit() -> Ticket? {
-        lock.withLock { () -> Ticket? in
-            guard open < limit else { return nil }
+        let admitted = open.withLock { open in
+            guard open < limit else { return false }
             open += 1
-            return Ticket(self)
+            return true
         }
+        return admitted ? Ticket(self) : nil
     }
 
     /// The number of open streams.
-    var count: Int { lock.withLock { open } }
+    var count: Int { open.withLock { $0 } }
 }
