@@ -1,7 +1,7 @@
 /// Which Bindery this is: what `--version` prints.
 public enum BinderyVersion {
     /// The release, `major.minor.patch`.
-    public static let number = "0.5.0"
+    public static let number = "0.5.1"
     /// The HTTP protocol it serves (`/api`, `/_bindery/v1/…`): see docs/protocol.md.
     public static let protocolVersion = 1
 
