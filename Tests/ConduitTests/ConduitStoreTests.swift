@@ -214,8 +214,10 @@ final class PostgresConduitStoreTests: ConduitStoreTests {
         let expected: [ConduitChange] = [
             .article(slug: slug), .comments(slug: slug), .favorite(slug: slug), .user(username: "ada"), .user(username: "ada-l"),
         ]
-        let told = eventually { heard.withLock { $0 } == expected }
-        XCTAssertTrue(told, "\(heard.withLock { $0 })")
+        // Each node's log delivers on its own queue: the writer's own as soon as its commit is
+        // done, the other's once notified; neither is ahead of the other by rule.
+        _ = eventually { heard.withLock { $0 } == expected && mine.withLock { $0 } == expected }
+        XCTAssertEqual(heard.withLock { $0 }, expected, "the other node is told each change once, in order")
         XCTAssertEqual(mine.withLock { $0 }, expected, "the writer's own node is told once too")
         // What one node wrote, the other reads; an account made on one signs in on the other.
         let comments = try await other.comments(on: slug, reader: nil)
