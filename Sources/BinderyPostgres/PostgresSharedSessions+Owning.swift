@@ -8,10 +8,12 @@ import Synchronization
 extension PostgresSharedSessions {
     /// Every second: renew what this node owns, take over what nobody renewed.
     func tick() {
+        assertOnQueue()
         for shared in viewModels.values { renewOrAcquire(shared) }
     }
 
     func renewOrAcquire(_ shared: SharedViewModel) {
+        assertOnQueue()
         let name = shared.name
         let seconds = Int64(leaseTime.components.seconds)
         if let owner = shared.owner {
@@ -60,6 +62,7 @@ extension PostgresSharedSessions {
     }
 
     func becomeOwner(_ shared: SharedViewModel, _ lease: (epoch: Int64, session: String?, lastEventID: UInt64, inputsThrough: Int64, state: Data?)) {
+        assertOnQueue()
         guard let application else { return }
         let name = shared.name
         let id = lease.session ?? SessionID.make()
@@ -115,12 +118,14 @@ extension PostgresSharedSessions {
     }
 
     func published(_ event: ReplicatedEvent, by shared: SharedViewModel) {
+        assertOnQueue()
         guard let owner = shared.owner else { return }
         owner.events.append(event)
         flush(shared)
     }
 
     func applyInput(_ offset: Int64, _ payload: Data, to shared: SharedViewModel, owner: Owner) {
+        assertOnQueue()
         guard shared.owner === owner, offset > owner.inputsApplied else { return }
         owner.inputsApplied = offset
         let body = try? JSONDecoder().decode([String: String].self, from: payload)
@@ -144,6 +149,7 @@ extension PostgresSharedSessions {
     /// before any it does not: a next owner that starts from it applies
     /// exactly the inputs after `inputs_through` again.
     func flush(_ shared: SharedViewModel) {
+        assertOnQueue()
         guard let owner = shared.owner, !owner.isFlushing, owner.seed != nil || !owner.events.isEmpty || !owner.answers.isEmpty else { return }
         owner.isFlushing = true
         owner.session.capture { [self] record in
@@ -185,6 +191,7 @@ extension PostgresSharedSessions {
     }
 
     func commit(_ batch: Batch, _ inputsThrough: Int64, state: Data?, for shared: SharedViewModel, owner: Owner) {
+        assertOnQueue()
         let name = shared.name
         let topic = Self.outputs(name)
         let payload: Data
@@ -242,6 +249,7 @@ extension PostgresSharedSessions {
     /// Lets go of the instance this node ran: what it had not committed is
     /// undone (its inputs are applied again by the next owner, from the committed state).
     func stopOwning(_ shared: SharedViewModel, epoch: Int64, why: String) {
+        assertOnQueue()
         guard let owner = shared.owner, owner.epoch == epoch else { return }
         logger.warning("shared session no longer owned here", metadata: ["view_model": "\(shared.name)", "epoch": "\(epoch)", "why": "\(why)"])
         shared.owner = nil

@@ -27,6 +27,7 @@ extension PostgresSharedSessions {
 
     /// Reads the committed state (whole) and follows the changes after it.
     func load(_ shared: SharedViewModel) {
+        assertOnQueue()
         shared.isLoading = true
         let name = shared.name
         database.async { [self] connection in
@@ -59,6 +60,7 @@ extension PostgresSharedSessions {
     }
 
     func follow(_ shared: SharedViewModel, after offset: Int64) {
+        assertOnQueue()
         changes.follow(
             Self.outputs(shared.name), after: offset,
             deliver: { [weak self] _, payload in
@@ -73,6 +75,7 @@ extension PostgresSharedSessions {
 
     /// The replica made again (or for the first time) from whole values.
     func seedReplica(_ shared: SharedViewModel, session id: String, epoch: Int64, values: [(name: String, json: Data)], lastEventID: UInt64) {
+        assertOnQueue()
         guard let application else { return }
         let replica: any ReplicaSession
         if let current = shared.replica, current.id == id, application.serves(current) {
@@ -107,6 +110,7 @@ extension PostgresSharedSessions {
 
     /// A committed change of the owner: applied to the replica, then the answers to this node's inputs.
     func apply(_ payload: Data, to shared: SharedViewModel) {
+        assertOnQueue()
         guard let batch = try? JSONDecoder().decode(Batch.self, from: payload) else { return }
         if let seed = batch.seed {
             seedReplica(
@@ -131,6 +135,7 @@ extension PostgresSharedSessions {
 
     /// Gives this node's inputs their answers, each in a turn of the replica after what it has applied.
     func answer(_ answers: [Batch.Answer], from shared: SharedViewModel) {
+        assertOnQueue()
         guard let replica = shared.replica else { return }
         for answer in answers {
             guard let request = answer.request, let completion = shared.inputs.removeValue(forKey: request) else { continue }

@@ -28,7 +28,8 @@ import Synchronization
 ///   on every node. A new owner's ids jump past the old ones and its first
 ///   change is a whole snapshot: streams start over with it (a reset).
 ///
-/// Threading: the host's state is confined to `queue`; PostgreSQL is waited
+/// Threading: the host's state is confined to `queue`, and each function that
+/// touches it checks so in debug builds (`assertOnQueue`); PostgreSQL is waited
 /// for only on `database`'s queue; sessions are reached through their turns.
 ///
 /// Here its state and its life; a node's replicas in
@@ -154,7 +155,16 @@ package final class PostgresSharedSessions: SharedSessionHost, @unchecked Sendab
         }
     }
 
+    /// Stops a debug build (every test run) unless it runs on `queue`, where the host's state is confined.
+    @inline(__always)
+    func assertOnQueue() {
+        #if DEBUG
+            dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+
     func viewModel(_ name: String) -> SharedViewModel {
+        assertOnQueue()
         if let known = viewModels[name] { return known }
         let made = SharedViewModel(name: name)
         viewModels[name] = made
