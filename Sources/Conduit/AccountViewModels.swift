@@ -49,8 +49,11 @@ final class NavViewModel: ViewModelBinding {
             default: break
             }
         })
+        // Each says only what changed: a rename is told twice (the old name, the new), and a reload
+        // that reads the same again says nothing.
+        func shown(_ field: KeyPath<Me, String>) -> Driver<String> { me.driver.map { $0[keyPath: field] }.distinctUntilChanged() }
         return Output(
-            signedIn: .just(reader != nil), username: me.driver.map(\.username), image: me.driver.map(\.image), profilePath: me.driver.map(\.path),
+            signedIn: .just(reader != nil), username: shown(\.username), image: shown(\.image), profilePath: shown(\.path),
             disposable: Disposables.create(loads, changes))
     }
 }

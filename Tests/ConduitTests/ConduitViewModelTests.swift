@@ -72,6 +72,11 @@ final class ConduitViewModelTests: XCTestCase {
         nav.receive("username", "countess")
         nav.receive("image", "https://example.org/a.png")
         nav.receive("profilePath", "/profile/countess")
+        // Saved again as it is: read again, and nothing new to say. The next rename comes next.
+        try wait { try await store.update(user: ada, username: "countess", bio: "", image: "https://example.org/a.png") }
+        try wait { try await store.update(user: ada, username: "ada", bio: "", image: "https://example.org/a.png") }
+        nav.receive("username", "ada")
+        nav.receive("profilePath", "/profile/ada")
 
         let stranger = try ViewModelTestStore { _ in NavViewModel(store: store, reader: nil) }
         stranger.receive("signedIn", false)
